@@ -59,6 +59,7 @@ const ROLES: &[(&str, &str)] = &[
     ("vsrc", "Vsrc"),
     ("tgt", "Tgt"),
     ("src3", "Src3"),
+    ("k", "K"),
 ];
 
 const TYPES: &[(&str, &str)] = &[
@@ -104,6 +105,8 @@ struct Row {
     opcodes: [Option<u16>; GENS],
     operands: Vec<(&'static str, &'static str)>,
     flags: Vec<String>,
+    /// Flags given a value (`+name=value`), with the value.
+    flag_args: Vec<(String, String)>,
     cpus: Vec<String>,
 }
 
@@ -146,6 +149,7 @@ fn parse_row(file: &str, line_no: usize, line: &str) -> Result<Row> {
     }
     let mut operands = Vec::new();
     let mut flags = Vec::new();
+    let mut flag_args = Vec::new();
     let mut cpus = Vec::new();
     for tok in &tokens[2 + GENS..] {
         if let Some(flag) = tok.strip_prefix('+') {
@@ -156,14 +160,23 @@ fn parse_row(file: &str, line_no: usize, line: &str) -> Result<Row> {
                     }
                     cpus.push(cpu.to_string());
                 }
-            } else if flag.is_empty()
-                || !flag
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-            {
-                bail!("{}: malformed flag '+{flag}'", where_());
             } else {
-                flags.push(flag.to_string());
+                let (name, arg) = match flag.split_once('=') {
+                    Some((n, a)) => (n, Some(a)),
+                    None => (flag, None),
+                };
+                let word = |t: &str| {
+                    !t.is_empty()
+                        && t.bytes()
+                            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+                };
+                if !word(name) || arg.is_some_and(|a| !a.split(',').all(word)) {
+                    bail!("{}: malformed flag '+{flag}'", where_());
+                }
+                flags.push(name.to_string());
+                if let Some(a) = arg {
+                    flag_args.push((name.to_string(), a.to_string()));
+                }
             }
         } else if let Some((role, ty)) = tok.split_once(':') {
             let role = lookup(ROLES, role)
@@ -189,6 +202,7 @@ fn parse_row(file: &str, line_no: usize, line: &str) -> Result<Row> {
         opcodes,
         operands,
         flags,
+        flag_args,
         cpus,
     })
 }
@@ -316,12 +330,18 @@ pub fn generate(dir: &Path) -> Result<String> {
                 .join(" | ")
         };
         let cpus: Vec<String> = row.cpus.iter().map(|c| format!("{c:?}")).collect();
+        let args: Vec<String> = row
+            .flag_args
+            .iter()
+            .map(|(f, a)| format!("(flags::{}, {a:?})", const_name(f)))
+            .collect();
         writeln!(
             out,
-            "    InstrDef {{ mnemonic: {:?}, encoding: Encoding::{enc}, opcodes: [{}], operands: &[{}], flags: {flag_expr}, cpus: &[{}] }},",
+            "    InstrDef {{ mnemonic: {:?}, encoding: Encoding::{enc}, opcodes: [{}], operands: &[{}], flags: {flag_expr}, flag_args: &[{}], cpus: &[{}] }},",
             row.mnemonic,
             ops.join(", "),
             operands.join(", "),
+            args.join(", "),
             cpus.join(", ")
         )
         .unwrap();

@@ -43,6 +43,8 @@ pub enum Role {
     Vsrc,
     Tgt,
     Src3,
+    /// The 32-bit constant of v_madmk/v_madak/v_fmamk/v_fmaak, held in the literal dword.
+    K,
 }
 
 /// The data type of an operand; for register operands it also gives the width.
@@ -137,6 +139,8 @@ pub struct InstrDef {
     pub operands: &'static [OperandDef],
     /// Flag bits; see [`crate::flags`].
     pub flags: u128,
+    /// Values of flags written `+name=value` (a generation list or a number).
+    pub flag_args: &'static [(u128, &'static str)],
     /// Processors of the gfx9 generation the gfx9 column applies to; empty means all.
     pub cpus: &'static [&'static str],
 }
@@ -154,6 +158,24 @@ impl InstrDef {
     #[inline]
     pub fn has(&self, flag: u128) -> bool {
         self.flags & flag == flag
+    }
+
+    /// The value of a flag written `+name=value`.
+    pub fn flag_arg(&self, flag: u128) -> Option<&'static str> {
+        self.flag_args
+            .iter()
+            .find(|(f, _)| *f == flag)
+            .map(|(_, a)| *a)
+    }
+
+    /// True if `flag` is set and applies to `gen`: either it has no value, or its value is a
+    /// generation list naming `gen`.
+    pub fn flag_on(&self, flag: u128, gen: Gen) -> bool {
+        self.has(flag)
+            && match self.flag_arg(flag) {
+                None => true,
+                Some(list) => list.split(',').any(|g| g == gen.name()),
+            }
     }
 
     /// True if the instruction exists on `processor`.

@@ -1,0 +1,244 @@
+//! `gcn disasm`.
+
+use std::io::{BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+
+use gcnkit_codeobj::{is_elf, CodeObject};
+use gcnkit_disasm::listing::{objdump_section, source_section, Diagnostic, Section, Symbol};
+use gcnkit_disasm::{print_instruction, PrintContext};
+use gcnkit_isa::Target;
+
+/// Arguments of `gcn disasm`.
+#[derive(Args)]
+pub struct DisasmArgs {
+    /// Input: an AMDGPU ELF file, raw machine code (needs --mcpu), or with --hex lines of
+    /// hex bytes. `-` reads standard input.
+    input: PathBuf,
+    /// Target processor, as llvm-mc takes it (gfx900, tahiti, bonaire, fiji, gfx90a, gfx942, ...).
+    /// Overrides the target of an ELF file.
+    #[arg(long)]
+    mcpu: Option<String>,
+    /// Target features, as llvm-mc takes them (+xnack,-sramecc).
+    #[arg(long)]
+    mattr: Option<String>,
+    /// Input is text: each line holds the bytes of one instruction, e.g. `0x01,0x05,0x00,0x02`
+    /// (llvm-mc -disassemble input form); each line prints as one line.
+    #[arg(long)]
+    hex: bool,
+    /// Print exactly what `llvm-objdump -d --mcpu=X FILE` prints.
+    #[arg(long = "llvm-objdump")]
+    llvm_objdump: bool,
+    /// Print at most this many warnings about invalid bytes (0 for none).
+    #[arg(long, default_value_t = 20)]
+    max_warnings: usize,
+}
+
+fn read_input(path: &Path) -> Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .context("reading standard input")?;
+        Ok(buf)
+    } else {
+        std::fs::read(path).with_context(|| format!("cannot read '{}'", path.display()))
+    }
+}
+
+fn explicit_target(args: &DisasmArgs) -> Result<Option<Target>> {
+    match &args.mcpu {
+        Some(mcpu) => Ok(Some(Target::parse(mcpu, args.mattr.as_deref())?)),
+        None if args.mattr.is_some() => bail!("--mattr needs --mcpu"),
+        None => Ok(None),
+    }
+}
+
+/// Runs `gcn disasm`.
+pub fn run(args: &DisasmArgs) -> Result<ExitCode> {
+    let explicit = explicit_target(args)?;
+    let bytes = read_input(&args.input)?;
+    let name = args.input.display().to_string();
+    if args.hex {
+        let target = explicit.context("--hex needs --mcpu")?;
+        return run_hex(&target, &bytes, &name);
+    }
+    let mut out = String::with_capacity(bytes.len() * 12);
+    let mut diags: Vec<(String, Diagnostic)> = Vec::new();
+    if is_elf(&bytes) {
+        let obj = CodeObject::parse(&bytes).with_context(|| format!("'{name}'"))?;
+        let target = explicit.unwrap_or(obj.target);
+        if args.llvm_objdump {
+            out.push_str(&format!("\n{name}:\tfile format elf64-amdgpu\n"));
+        } else {
+            out.push_str(&format!(
+                "\t.amdgcn_target \"amdgcn-amd-amdhsa--{}\"\n",
+                target.processor.name
+            ));
+        }
+        for sec in obj.sections.iter().filter(|s| s.executable) {
+            let symbols: Vec<Symbol> = obj
+                .symbols_in(sec.index)
+                .map(|s| Symbol {
+                    name: s.name.clone(),
+                    addr: s.addr,
+                })
+                .collect();
+            let section = Section {
+                name: &sec.name,
+                addr: sec.addr,
+                bytes: sec.data,
+                symbols: &symbols,
+            };
+            out.push('\n');
+            let d = if args.llvm_objdump {
+                objdump_section(&target, &section, &mut out)
+            } else {
+                source_section(&target, &section, &mut out)
+            };
+            diags.extend(d.into_iter().map(|d| (sec.name.clone(), d)));
+        }
+    } else {
+        let target = explicit.with_context(|| {
+            format!("'{name}' is not an ELF file; raw machine code needs --mcpu")
+        })?;
+        let section = Section {
+            name: ".text",
+            addr: 0,
+            bytes: &bytes,
+            symbols: &[],
+        };
+        let d = if args.llvm_objdump {
+            objdump_section(&target, &section, &mut out)
+        } else {
+            source_section(&target, &section, &mut out)
+        };
+        diags.extend(d.into_iter().map(|d| (".text".to_string(), d)));
+    }
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    if let Err(e) = lock.write_all(out.as_bytes()).and_then(|_| lock.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(e).context("writing output");
+        }
+    }
+    report(&name, &diags, args.max_warnings);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn report(name: &str, diags: &[(String, Diagnostic)], max: usize) {
+    for (section, d) in diags.iter().take(max) {
+        eprintln!(
+            "gcn: warning: {name}: {section}+0x{:x}: {}",
+            d.addr, d.message
+        );
+    }
+    if diags.len() > max && max > 0 {
+        eprintln!(
+            "gcn: warning: {name}: {} more invalid words not shown",
+            diags.len() - max
+        );
+    }
+}
+
+/// Parses one line of llvm-mc `-disassemble` input: bytes as `0x..` or decimal numbers
+/// separated by commas or spaces; `#` and `//` start comments.
+fn parse_hex_line(line: &str) -> Result<Vec<u8>, String> {
+    let line = line.split('#').next().unwrap_or("");
+    let line = line.split("//").next().unwrap_or("");
+    let mut bytes = Vec::new();
+    for tok in line
+        .split(|c: char| c == ',' || c.is_whitespace() || c == '[' || c == ']')
+        .filter(|t| !t.is_empty())
+    {
+        let value = if let Some(hex) = tok.strip_prefix("0x").or_else(|| tok.strip_prefix("0X")) {
+            u8::from_str_radix(hex, 16)
+        } else {
+            tok.parse::<u8>()
+        };
+        bytes.push(value.map_err(|_| format!("'{tok}' is not a byte value"))?);
+    }
+    Ok(bytes)
+}
+
+fn run_hex(target: &Target, input: &[u8], name: &str) -> Result<ExitCode> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut failed = false;
+    let mut text = String::new();
+    for (i, line) in input.lines().enumerate() {
+        let line = line.with_context(|| format!("{name}:{}: reading input", i + 1))?;
+        let bytes = match parse_hex_line(&line) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("{name}:{}: error: {e}", i + 1);
+                failed = true;
+                continue;
+            }
+        };
+        if bytes.is_empty() {
+            continue;
+        }
+        text.clear();
+        match gcnkit_isa::decode(target, &bytes) {
+            Ok(inst) => {
+                let ctx = PrintContext {
+                    target,
+                    branch_label: None,
+                };
+                if print_instruction(&inst, &ctx, &mut text).is_err() {
+                    eprintln!("{name}:{}: warning: invalid instruction encoding", i + 1);
+                    text.clear();
+                    text.push_str(&format!(
+                        ".long 0x{:08x}",
+                        u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+                    ));
+                } else if (inst.len as usize) < bytes.len() {
+                    eprintln!(
+                        "{name}:{}: warning: {} bytes after the instruction ignored",
+                        i + 1,
+                        bytes.len() - inst.len as usize
+                    );
+                }
+            }
+            Err(e) => {
+                eprintln!("{name}:{}: warning: {e}", i + 1);
+                if bytes.len() >= 4 {
+                    text.push_str(&format!(
+                        ".long 0x{:08x}",
+                        u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+                    ));
+                } else {
+                    failed = true;
+                    continue;
+                }
+            }
+        }
+        writeln!(out, "{text}").context("writing output")?;
+    }
+    out.flush().ok();
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_hex_line;
+
+    #[test]
+    fn hex_lines_accept_llvm_mc_forms() {
+        assert_eq!(
+            parse_hex_line("0x01,0x05, 0x00 0x02 # c").unwrap(),
+            vec![1, 5, 0, 2]
+        );
+        assert_eq!(parse_hex_line("[0xff,1]").unwrap(), vec![255, 1]);
+        assert!(parse_hex_line("0x100").is_err());
+        assert!(parse_hex_line("zz").is_err());
+    }
+}
