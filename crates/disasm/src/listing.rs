@@ -95,7 +95,9 @@ pub fn walk<'l>(
 
 /// Target address of a branch instruction (SOPP branches with a 16-bit dword offset).
 pub fn branch_target(inst: &Instruction, addr: u64) -> Option<u64> {
-    if inst.encoding != Encoding::Sopp || !inst.def().has(gcnkit_isa::flags::BRANCH) {
+    if !matches!(inst.encoding, Encoding::Sopp | Encoding::Sopk)
+        || !inst.def().has(gcnkit_isa::flags::BRANCH)
+    {
         return None;
     }
     let simm = inst.field(gcnkit_isa::Field::Simm16) as u16 as i16 as i64;

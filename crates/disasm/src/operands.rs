@@ -64,23 +64,100 @@ fn special_name(s: Special, dwords: u32) -> Option<&'static str> {
         (SrcExecz, _) => "src_execz",
         (SrcScc, _) => "src_scc",
         (LdsDirect, _) => "src_lds_direct",
+        (Null, _) => "null",
         _ => return None,
     })
 }
 
-/// Text of inline float constant `value` (240..=248) for an operand of `ty`.
-pub fn inline_float_text(value: u32, ty: DataType) -> &'static str {
-    match value {
-        240 => "0.5",
-        241 => "-0.5",
-        242 => "1.0",
-        243 => "-1.0",
-        244 => "2.0",
-        245 => "-2.0",
-        246 => "4.0",
-        247 => "-4.0",
-        _ if ty.bits() == 64 => "0.15915494309189532",
-        _ => "0.15915494",
+/// Bit patterns of the inline float constants 240..=247 (0.5, -0.5, 1.0, -1.0, 2.0, -2.0,
+/// 4.0, -4.0) and 248 (1/(2*pi)) at 16, 32 and 64 bits.
+const INLINE_F16: [u64; 9] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+];
+const INLINE_F32: [u64; 9] = [
+    0x3f00_0000,
+    0xbf00_0000,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x4000_0000,
+    0xc000_0000,
+    0x4080_0000,
+    0xc080_0000,
+    0x3e22_f983,
+];
+const INLINE_F64: [u64; 9] = [
+    0x3fe0_0000_0000_0000,
+    0xbfe0_0000_0000_0000,
+    0x3ff0_0000_0000_0000,
+    0xbff0_0000_0000_0000,
+    0x4000_0000_0000_0000,
+    0xc000_0000_0000_0000,
+    0x4010_0000_0000_0000,
+    0xc010_0000_0000_0000,
+    0x3fc4_5f30_6dc9_c882,
+];
+const INLINE_TEXT: [&str; 8] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"];
+
+fn float_table(bits: u32) -> &'static [u64; 9] {
+    match bits {
+        16 => &INLINE_F16,
+        64 => &INLINE_F64,
+        _ => &INLINE_F32,
+    }
+}
+
+/// The value an inline float constant encoding (240..=248) stands for, at the operand's width.
+pub fn inline_float_value(encoding: u32, ty: DataType) -> u64 {
+    let width = if ty.is_16bit() { 16 } else { ty.bits() };
+    float_table(width)[(encoding - 240) as usize]
+}
+
+/// Appends an immediate value the way LLVM prints an operand of `ty`: an inline integer in
+/// decimal, a value equal to an inline float constant as that float, anything else in hex.
+/// `value` holds the operand's bits (for 64-bit float operands, the literal in the high half).
+pub fn push_imm(out: &mut String, gen: Gen, value: u64, ty: DataType) {
+    let width = if ty.is_16bit() { 16 } else { ty.bits().min(64) };
+    let signed = match width {
+        16 => value as u16 as i16 as i64,
+        32 => value as u32 as i32 as i64,
+        _ => value as i64,
+    };
+    if (-16..=64).contains(&signed) {
+        let _ = write!(out, "{signed}");
+        return;
+    }
+    let table = float_table(width);
+    let limit = if gen.is_si_ci() { 8 } else { 9 };
+    if let Some(i) = table[..limit].iter().position(|&v| v == value) {
+        out.push_str(match (i, width) {
+            (8, 64) => "0.15915494309189532",
+            (8, _) => "0.15915494",
+            _ => INLINE_TEXT[i],
+        });
+        return;
+    }
+    if width == 64 && ty.is_float() && value & 0xffff_ffff == 0 {
+        let _ = write!(out, "0x{:x}", value >> 32);
+    } else {
+        let _ = write!(out, "0x{value:x}");
+    }
+}
+
+/// The value a literal dword stands for in an operand of `ty`.
+pub fn literal_value(literal: u32, ty: DataType) -> u64 {
+    if ty.bits() == 64 && ty.is_float() {
+        (literal as u64) << 32
+    } else {
+        literal as u64
+    }
+}
+
+/// Aligns a scalar register tuple down as LLVM's decoder does (pairs to 2, larger to 4).
+fn align_scalar(n: u32, dwords: u32) -> u32 {
+    match dwords {
+        0 | 1 => n,
+        2 => n & !1,
+        _ => n & !3,
     }
 }
 
@@ -94,9 +171,7 @@ pub fn push_scalar_reg(
 ) -> Result<(), PrintError> {
     match src_value(gen, value) {
         SrcValue::Reg(RegClass::Sgpr, n) => {
-            if dwords > 1 && n % 2 != 0 {
-                return Err(PrintError::Invalid);
-            }
+            let n = align_scalar(n, dwords);
             let limit = if gen.is_si_ci() { 104 } else { 102 };
             if n + dwords > limit {
                 return Err(PrintError::Invalid);
@@ -104,21 +179,29 @@ pub fn push_scalar_reg(
             push_reg(out, RegClass::Sgpr, n, dwords);
         }
         SrcValue::Reg(RegClass::Ttmp, n) => {
-            if dwords > 1 && n % 2 != 0 {
-                return Err(PrintError::Invalid);
-            }
+            let n = align_scalar(n, dwords);
             let count = if gen.is_gfx9_family() { 16 } else { 12 };
             if n + dwords > count {
                 return Err(PrintError::Invalid);
             }
             push_reg(out, RegClass::Ttmp, n, dwords);
         }
+        SrcValue::Special(s) if dwords > 2 => {
+            // LLVM decodes a wide tuple starting at vcc/exec/tba as the 64-bit register and
+            // says so in a comment.
+            let name = match s {
+                Special::VccLo | Special::ExecLo | Special::TbaLo => special_name(s, 2),
+                _ => None,
+            };
+            out.push_str(name.ok_or(PrintError::Invalid)?);
+            let _ = write!(
+                out,
+                "/*Invalid register, operand has 'SReg_{}' register class*/",
+                dwords * 32
+            );
+        }
         SrcValue::Special(s) => {
-            let name = special_name(s, dwords.min(2)).ok_or(PrintError::Invalid)?;
-            if dwords > 2 {
-                return Err(PrintError::Invalid);
-            }
-            out.push_str(name);
+            out.push_str(special_name(s, dwords.max(1)).ok_or(PrintError::Invalid)?);
         }
         _ => return Err(PrintError::Invalid),
     }
@@ -141,12 +224,20 @@ pub fn push_src(
         SrcValue::InlineInt(i) => {
             let _ = write!(out, "{i}");
         }
-        SrcValue::InlineFloat(v) => out.push_str(inline_float_text(v, ty)),
+        SrcValue::InlineFloat(v) => push_imm(out, gen, inline_float_value(v, ty), ty),
         SrcValue::Literal => {
             let lit = literal.ok_or(PrintError::Invalid)?;
-            let _ = write!(out, "0x{lit:x}");
+            push_imm(out, gen, literal_value(lit, ty), ty);
         }
         SrcValue::Invalid(_) => return Err(PrintError::Invalid),
     }
     Ok(())
+}
+
+/// True if a source value is a constant (inline or literal) rather than a register.
+pub fn is_constant(gen: Gen, value: u32) -> bool {
+    matches!(
+        src_value(gen, value),
+        SrcValue::InlineInt(_) | SrcValue::InlineFloat(_) | SrcValue::Literal
+    )
 }

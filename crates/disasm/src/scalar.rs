@@ -1,7 +1,10 @@
-//! Printing of the scalar instruction families.
+//! Printing of the scalar families: SOP2, SOPK, SOP1, SOPC, SOPP, SMRD and SMEM.
 
-use gcnkit_isa::Instruction;
+use std::fmt::Write as _;
 
+use gcnkit_isa::{flags, DataType, Encoding, Field, Gen, Instruction, Role};
+
+use crate::operands::{is_constant, push_imm, push_scalar_reg, push_src};
 use crate::{PrintContext, PrintError};
 
 /// Appends the text of `inst`.
@@ -10,6 +13,371 @@ pub(crate) fn print(
     ctx: &PrintContext<'_>,
     out: &mut String,
 ) -> Result<(), PrintError> {
-    let _ = (inst, ctx, out);
-    Err(PrintError::Invalid)
+    out.push_str(inst.mnemonic());
+    match inst.encoding {
+        Encoding::Sopp => print_sopp(inst, ctx, out),
+        Encoding::Smrd | Encoding::Smem => print_smem(inst, out),
+        _ => print_salu(inst, ctx, out),
+    }
+}
+
+fn sep(out: &mut String, first: &mut bool) {
+    out.push_str(if *first { " " } else { ", " });
+    *first = false;
+}
+
+/// SOP2, SOPK, SOP1, SOPC: operands in table order.
+fn print_salu(
+    inst: &Instruction,
+    ctx: &PrintContext<'_>,
+    out: &mut String,
+) -> Result<(), PrintError> {
+    let def = inst.def();
+    let gen = inst.gen;
+    let mut first = true;
+    for op in def.operands {
+        sep(out, &mut first);
+        match (inst.encoding, op.role) {
+            // SOPK's one register operand always lives in the [22:16] field.
+            (Encoding::Sopk, Role::Sdst | Role::Ssrc0) if !def.has(flags::IMM32) => {
+                push_scalar_reg(out, gen, inst.field(Field::Sdst), op.ty.dwords())?;
+            }
+            (Encoding::Sopk, Role::Ssrc0) => {
+                // s_setreg_imm32_b32: the value is the literal dword.
+                let lit = inst.ext.ok_or(PrintError::Invalid)?;
+                push_imm(out, gen, lit as u64, DataType::I32);
+            }
+            (Encoding::Sopk, Role::Simm16) => print_sopk_imm(inst, ctx, out),
+            (_, Role::Sdst) => push_scalar_reg(out, gen, inst.field(Field::Sdst), op.ty.dwords())?,
+            (Encoding::Sopc, Role::Ssrc1) if def.has(flags::GPRIDX) => {
+                push_gpr_idx(out, inst.field(Field::Ssrc1));
+            }
+            (_, Role::Ssrc0 | Role::Ssrc1) => {
+                let field = if op.role == Role::Ssrc0 {
+                    Field::Ssrc0
+                } else {
+                    Field::Ssrc1
+                };
+                let value = inst.field(field);
+                if def.has(flags::SREGONLY) && is_constant(gen, value) {
+                    // A register-only operand: LLVM decodes the constant at 32 bits and
+                    // flags it.
+                    push_src(out, gen, value, DataType::B32, inst.ext)?;
+                    out.push_str("/*Invalid immediate*/");
+                } else {
+                    push_src(out, gen, value, op.ty, inst.ext)?;
+                }
+            }
+            _ => return Err(PrintError::Invalid),
+        }
+    }
+    Ok(())
+}
+
+fn print_sopk_imm(inst: &Instruction, ctx: &PrintContext<'_>, out: &mut String) {
+    let def = inst.def();
+    let simm = inst.field(Field::Simm16);
+    if def.has(flags::HWREG) {
+        push_hwreg(out, inst.gen, simm);
+    } else if def.has(flags::BRANCH) {
+        push_branch(out, ctx, simm);
+    } else {
+        let _ = write!(out, "0x{simm:x}");
+    }
+}
+
+fn push_branch(out: &mut String, ctx: &PrintContext<'_>, simm: u32) {
+    match ctx.branch_label {
+        Some(label) => out.push_str(label),
+        None => {
+            let _ = write!(out, "{simm}");
+        }
+    }
+}
+
+/// `gpr_idx(SRC0,SRC1,SRC2,DST)` for a 4-bit mode mask; larger values print in hex.
+fn push_gpr_idx(out: &mut String, mask: u32) {
+    if mask > 15 {
+        let _ = write!(out, "0x{mask:x}");
+        return;
+    }
+    out.push_str("gpr_idx(");
+    let names = ["SRC0", "SRC1", "SRC2", "DST"];
+    let mut first = true;
+    for (bit, name) in names.iter().enumerate() {
+        if mask & (1 << bit) != 0 {
+            if !first {
+                out.push(',');
+            }
+            out.push_str(name);
+            first = false;
+        }
+    }
+    out.push(')');
+}
+
+/// Name of hardware register `id` on `gen`, without the `HW_REG_` prefix.
+fn hwreg_name(gen: Gen, id: u32) -> Option<&'static str> {
+    Some(match id {
+        1 => "MODE",
+        2 => "STATUS",
+        3 => "TRAPSTS",
+        4 => "HW_ID",
+        5 => "GPR_ALLOC",
+        6 => "LDS_ALLOC",
+        7 => "IB_STS",
+        15 if gen.is_gfx9_family() => "SH_MEM_BASES",
+        16 if gen.is_gfx9_family() => "TBA_LO",
+        17 if gen.is_gfx9_family() => "TBA_HI",
+        18 if gen.is_gfx9_family() => "TMA_LO",
+        19 if gen.is_gfx9_family() => "TMA_HI",
+        20 if gen == Gen::Gfx940 => "XCC_ID",
+        21 if gen == Gen::Gfx940 => "SQ_PERF_SNAPSHOT_DATA",
+        22 if gen == Gen::Gfx940 => "SQ_PERF_SNAPSHOT_DATA1",
+        23 if gen == Gen::Gfx940 => "SQ_PERF_SNAPSHOT_PC_LO",
+        24 if gen == Gen::Gfx940 => "SQ_PERF_SNAPSHOT_PC_HI",
+        _ => return None,
+    })
+}
+
+/// `hwreg(NAME)` or `hwreg(NAME, offset, size)`: id in bits 5:0, offset 10:6, size-1 15:11.
+fn push_hwreg(out: &mut String, gen: Gen, simm: u32) {
+    let id = simm & 0x3f;
+    let offset = (simm >> 6) & 0x1f;
+    let size = ((simm >> 11) & 0x1f) + 1;
+    out.push_str("hwreg(");
+    match hwreg_name(gen, id) {
+        Some(name) => {
+            let _ = write!(out, "HW_REG_{name}");
+        }
+        None => {
+            let _ = write!(out, "{id}");
+        }
+    }
+    if offset != 0 || size != 32 {
+        let _ = write!(out, ", {offset}, {size}");
+    }
+    out.push(')');
+}
+
+/// SOPP: the 16-bit immediate, shaped by the row's flags.
+fn print_sopp(
+    inst: &Instruction,
+    ctx: &PrintContext<'_>,
+    out: &mut String,
+) -> Result<(), PrintError> {
+    let def = inst.def();
+    let simm = inst.field(Field::Simm16);
+    if def.has(flags::NOOPS) {
+        return if simm == 0 {
+            Ok(())
+        } else {
+            Err(PrintError::Invalid)
+        };
+    }
+    if def.has(flags::OPTIMM) {
+        if simm != 0 {
+            let _ = write!(out, " {simm}");
+        }
+        return Ok(());
+    }
+    out.push(' ');
+    if def.has(flags::BRANCH) {
+        push_branch(out, ctx, simm);
+    } else if def.has(flags::WAITCNT) {
+        push_waitcnt(out, inst.gen, simm);
+    } else if def.has(flags::SENDMSG) {
+        push_sendmsg(out, inst.gen, simm);
+    } else if def.has(flags::GPRIDX) {
+        push_gpr_idx(out, simm);
+    } else {
+        push_small_imm(out, simm);
+    }
+    Ok(())
+}
+
+/// An unsigned immediate as LLVM prints plain immediates: decimal up to 64, hex above.
+fn push_small_imm(out: &mut String, value: u32) {
+    if value <= 64 {
+        let _ = write!(out, "{value}");
+    } else {
+        let _ = write!(out, "0x{value:x}");
+    }
+}
+
+/// `vmcnt(N) expcnt(N) lgkmcnt(N)`, leaving out counters at their maximum unless all are.
+fn push_waitcnt(out: &mut String, gen: Gen, simm: u32) {
+    let (vm, vm_max) = if gen.is_gfx9_family() {
+        ((simm & 0xf) | ((simm >> 14) & 3) << 4, 63)
+    } else {
+        (simm & 0xf, 15)
+    };
+    let exp = (simm >> 4) & 7;
+    let lgkm = (simm >> 8) & 0xf;
+    let all_max = vm == vm_max && exp == 7 && lgkm == 15;
+    let mut first = true;
+    for (name, value, max) in [
+        ("vmcnt", vm, vm_max),
+        ("expcnt", exp, 7),
+        ("lgkmcnt", lgkm, 15),
+    ] {
+        if value != max || all_max {
+            if !first {
+                out.push(' ');
+            }
+            let _ = write!(out, "{name}({value})");
+            first = false;
+        }
+    }
+}
+
+fn msg_name(gen: Gen, id: u32) -> Option<&'static str> {
+    Some(match id {
+        1 => "MSG_INTERRUPT",
+        2 => "MSG_GS",
+        3 => "MSG_GS_DONE",
+        4 if !gen.is_si_ci() => "MSG_SAVEWAVE",
+        5 if gen.is_gfx9_family() => "MSG_STALL_WAVE_GEN",
+        6 if gen.is_gfx9_family() => "MSG_HALT_WAVES",
+        7 if gen.is_gfx9_family() => "MSG_ORDERED_PS_DONE",
+        8 if gen.is_gfx9_family() => "MSG_EARLY_PRIM_DEALLOC",
+        9 if gen.is_gfx9_family() => "MSG_GS_ALLOC_REQ",
+        10 if gen.is_gfx9_family() => "MSG_GET_DOORBELL",
+        15 => "MSG_SYSMSG",
+        _ => return None,
+    })
+}
+
+/// `sendmsg(MSG[, OP[, STREAM]])`, the numeric `sendmsg(id, op, stream)` when LLVM cannot
+/// name it, or the raw value when even that does not describe the bits.
+fn push_sendmsg(out: &mut String, gen: Gen, simm: u32) {
+    let id = simm & 0xf;
+    let op = (simm >> 4) & 7;
+    let stream = (simm >> 8) & 3;
+    if simm & !0x37f != 0 {
+        let _ = write!(out, "{simm}");
+        return;
+    }
+    let named = msg_name(gen, id).and_then(|name| {
+        let (op_name, with_stream) = match id {
+            2 | 3 => {
+                let op_name = match op {
+                    0 if id == 3 => "GS_OP_NOP",
+                    1 => "GS_OP_CUT",
+                    2 => "GS_OP_EMIT",
+                    3 => "GS_OP_EMIT_CUT",
+                    _ => return None,
+                };
+                (Some(op_name), op != 0)
+            }
+            15 => {
+                let op_name = match op {
+                    1 => "SYSMSG_OP_ECC_ERR_INTERRUPT",
+                    2 => "SYSMSG_OP_REG_RD",
+                    3 if gen == Gen::Gfx8 => "SYSMSG_OP_HOST_TRAP_ACK",
+                    4 => "SYSMSG_OP_TTRACE_PC",
+                    _ => return None,
+                };
+                (Some(op_name), false)
+            }
+            _ => (None, false),
+        };
+        if op_name.is_none() && op != 0 {
+            return None;
+        }
+        if !with_stream && stream != 0 {
+            return None;
+        }
+        Some((name, op_name, with_stream))
+    });
+    match named {
+        Some((name, op_name, with_stream)) => {
+            let _ = write!(out, "sendmsg({name}");
+            if let Some(op_name) = op_name {
+                let _ = write!(out, ", {op_name}");
+                if with_stream {
+                    let _ = write!(out, ", {stream}");
+                }
+            }
+            out.push(')');
+        }
+        None => {
+            let _ = write!(out, "sendmsg({id}, {op}, {stream})");
+        }
+    }
+}
+
+/// Appends a signed offset as LLVM prints SMEM offsets: `0x40`, `-0x10`.
+fn push_signed_hex(out: &mut String, value: i64) {
+    if value < 0 {
+        let _ = write!(out, "-0x{:x}", -value);
+    } else {
+        let _ = write!(out, "0x{value:x}");
+    }
+}
+
+/// SMRD and SMEM.
+fn print_smem(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
+    let def = inst.def();
+    let gen = inst.gen;
+    let smrd = inst.encoding == Encoding::Smrd;
+    let imm = inst.field(Field::Imm) != 0;
+    let data_field = if smrd { Field::Sdst } else { Field::Sdata };
+    if def.has(flags::NOOFFSET) {
+        if imm {
+            return Err(PrintError::Invalid);
+        }
+        if let Some(op) = def.operand(Role::Sdata) {
+            out.push(' ');
+            push_scalar_reg(out, gen, inst.field(data_field), op.ty.dwords())?;
+        }
+        return Ok(());
+    }
+    let mut first = true;
+    if let Some(op) = def.operand(Role::Sdata) {
+        sep(out, &mut first);
+        if def.has(flags::PROBE) {
+            push_small_imm(out, inst.field(data_field));
+        } else {
+            push_scalar_reg(out, gen, inst.field(data_field), op.ty.dwords())?;
+        }
+    }
+    let sbase = def.operand(Role::Sbase).ok_or(PrintError::Invalid)?;
+    sep(out, &mut first);
+    push_scalar_reg(out, gen, inst.field(Field::Sbase) * 2, sbase.ty.dwords())?;
+    out.push_str(", ");
+    let offset = inst.field(Field::Offset);
+    if smrd {
+        if imm {
+            let _ = write!(out, "0x{offset:x}");
+        } else if offset == 255 && gen == Gen::Gfx7 {
+            let lit = inst.ext.ok_or(PrintError::Invalid)?;
+            let _ = write!(out, "0x{lit:x}");
+        } else {
+            push_scalar_reg(out, gen, offset, 1)?;
+        }
+        return Ok(());
+    }
+    let soe = gen != Gen::Gfx8 && inst.field(Field::Soe) != 0;
+    let signed_offset = |v: u32| -> i64 {
+        if gen == Gen::Gfx8 {
+            (v & 0xf_ffff) as i64
+        } else {
+            ((v << 11) as i32 >> 11) as i64
+        }
+    };
+    match (imm, soe) {
+        (true, false) => push_signed_hex(out, signed_offset(offset)),
+        (false, false) => push_scalar_reg(out, gen, offset & 0x7f, 1)?,
+        (false, true) => push_scalar_reg(out, gen, inst.field(Field::Soffset), 1)?,
+        (true, true) => {
+            push_scalar_reg(out, gen, inst.field(Field::Soffset), 1)?;
+            out.push_str(" offset:");
+            push_signed_hex(out, signed_offset(offset));
+        }
+    }
+    if inst.field(Field::Glc) != 0 {
+        out.push_str(" glc");
+    }
+    Ok(())
 }

@@ -1,8 +1,9 @@
 //! Bytes to [`Instruction`].
 
 use crate::encoding::{identify, layout, Encoding, Field};
+use crate::flags;
 use crate::instruction::{src_value, Form, Instruction, SrcValue};
-use crate::table::{opcode_maps, InstrId};
+use crate::table::{opcode_maps, InstrDef, InstrId, Role};
 use crate::target::{Gen, Target};
 use crate::INSTRUCTIONS;
 
@@ -97,7 +98,12 @@ pub fn decode(target: &Target, bytes: &[u8]) -> Result<Instruction, DecodeError>
             // VOP3-only rows first, then the _e64 forms of the 32-bit encodings.
             let direct = pick(maps.lookup(gen, Encoding::Vop3, op), target, |_| true);
             match direct {
-                Some(id) => Some(id),
+                Some(id) => {
+                    if INSTRUCTIONS[id as usize].encoding != Encoding::Vop3 {
+                        form = Form::Vop3;
+                    }
+                    Some(id)
+                }
                 None => [Encoding::Vopc, Encoding::Vop2, Encoding::Vop1]
                     .into_iter()
                     .find_map(|e32| {
@@ -136,8 +142,9 @@ pub fn decode(target: &Target, bytes: &[u8]) -> Result<Instruction, DecodeError>
             _ => {}
         }
     }
-    let needs_ext =
-        form == Form::Sdwa || form == Form::Dpp || has_literal(encoding, form, gen, bits);
+    let needs_ext = form == Form::Sdwa
+        || form == Form::Dpp
+        || has_literal(&INSTRUCTIONS[id as usize], encoding, form, gen, bits);
     if needs_ext {
         ext = Some(read_u32(bytes, len).ok_or(DecodeError::Truncated {
             needed: len + 4,
@@ -156,16 +163,25 @@ pub fn decode(target: &Target, bytes: &[u8]) -> Result<Instruction, DecodeError>
     })
 }
 
-/// True if a source field of the 32-bit encodings holds 255, the literal marker.
-fn has_literal(encoding: Encoding, form: Form, gen: Gen, bits: u64) -> bool {
+/// True if a literal dword follows: a source field of a 32-bit encoding holds 255, or the
+/// row always carries one (SOPK `+imm32`, the `k` constant of v_madmk and friends), or a
+/// gfx7 SMRD uses offset 255 with imm=0.
+fn has_literal(def: &InstrDef, encoding: Encoding, form: Form, gen: Gen, bits: u64) -> bool {
     let lay = layout(encoding, gen);
-    let is_lit =
-        |f: Field| lay.field(f).is_some() && src_value(gen, lay.get(bits, f)) == SrcValue::Literal;
+    let is_lit = |f: Field| src_value(gen, lay.get(bits, f)) == SrcValue::Literal;
     match encoding {
-        Encoding::Sop2 | Encoding::Sopc => is_lit(Field::Ssrc0) || is_lit(Field::Ssrc1),
-        Encoding::Sop1 => is_lit(Field::Ssrc0),
+        Encoding::Sop2 | Encoding::Sopc => {
+            is_lit(Field::Ssrc0) || (is_lit(Field::Ssrc1) && !def.has(flags::GPRIDX))
+        }
+        Encoding::Sop1 => !def.has(flags::NOSSRC0) && is_lit(Field::Ssrc0),
+        Encoding::Sopk => def.has(flags::IMM32),
+        Encoding::Smrd => {
+            gen == Gen::Gfx7
+                && lay.get(bits, Field::Imm) == 0
+                && lay.get(bits, Field::Offset) == 255
+        }
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc => {
-            form == Form::Native && is_lit(Field::Src0)
+            form == Form::Native && (is_lit(Field::Src0) || def.operand(Role::K).is_some())
         }
         _ => false,
     }

@@ -79,6 +79,8 @@ pub enum Special {
     SrcExecz,
     SrcScc,
     LdsDirect,
+    /// Encoding 125 on gfx8 and later: LLVM prints `null`.
+    Null,
 }
 
 /// What a 9-bit (or 8-bit scalar) source operand value denotes.
@@ -121,15 +123,17 @@ pub fn src_value(gen: Gen, value: u32) -> SrcValue {
         111 => SrcValue::Special(TmaHi),
         112..=123 => SrcValue::Reg(RegClass::Ttmp, value - 112),
         124 => SrcValue::Special(M0),
+        125 if !gen.is_si_ci() => SrcValue::Special(Null),
         126 => SrcValue::Special(ExecLo),
         127 => SrcValue::Special(ExecHi),
         128..=192 => SrcValue::InlineInt(value as i32 - 128),
         193..=208 => SrcValue::InlineInt(192 - value as i32),
-        235 if gfx9 => SrcValue::Special(SrcSharedBase),
-        236 if gfx9 => SrcValue::Special(SrcSharedLimit),
-        237 if gfx9 => SrcValue::Special(SrcPrivateBase),
-        238 if gfx9 => SrcValue::Special(SrcPrivateLimit),
-        239 if gfx9 => SrcValue::Special(SrcPopsExitingWaveId),
+        // LLVM's disassembler names these from gfx8 on, though only gfx9 has them.
+        235 if !gen.is_si_ci() => SrcValue::Special(SrcSharedBase),
+        236 if !gen.is_si_ci() => SrcValue::Special(SrcSharedLimit),
+        237 if !gen.is_si_ci() => SrcValue::Special(SrcPrivateBase),
+        238 if !gen.is_si_ci() => SrcValue::Special(SrcPrivateLimit),
+        239 if !gen.is_si_ci() => SrcValue::Special(SrcPopsExitingWaveId),
         240..=247 => SrcValue::InlineFloat(value),
         248 if !gen.is_si_ci() => SrcValue::InlineFloat(value),
         251 => SrcValue::Special(SrcVccz),

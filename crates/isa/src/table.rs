@@ -204,15 +204,27 @@ pub struct OpcodeMaps {
 impl OpcodeMaps {
     fn build(rows: &[InstrDef]) -> OpcodeMaps {
         let mut maps = vec![vec![Vec::new(); Encoding::ALL.len()]; Gen::ALL.len()];
+        let mut insert = |gen: Gen, encoding: Encoding, op: usize, id: usize| {
+            let map: &mut Vec<Vec<InstrId>> = &mut maps[gen.index()][encoding.index()];
+            if map.len() <= op {
+                map.resize(op + 1, Vec::new());
+            }
+            map[op].push(id as InstrId);
+        };
         for (id, row) in rows.iter().enumerate() {
             for gen in Gen::ALL {
                 let Some(op) = row.opcode(gen) else { continue };
-                let map: &mut Vec<Vec<InstrId>> = &mut maps[gen.index()][row.encoding.index()];
-                let op = op as usize;
-                if map.len() <= op {
-                    map.resize(op + 1, Vec::new());
+                insert(gen, row.encoding, op as usize, id);
+                // Rows of other encodings that also have a VOP3 form at an opcode of their
+                // own (`+e64=N`, e.g. the VINTRP instructions on gfx8+).
+                if !gen.is_si_ci() {
+                    if let Some(n) = row
+                        .flag_arg(crate::flags::E64)
+                        .and_then(|a| a.parse::<usize>().ok())
+                    {
+                        insert(gen, Encoding::Vop3, n, id);
+                    }
                 }
-                map[op].push(id as InstrId);
             }
         }
         OpcodeMaps { maps }
