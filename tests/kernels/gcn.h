@@ -210,6 +210,8 @@ GCN_OVL uint min(uint a, uint b) { return a < b ? a : b; }
 GCN_OVL uint max(uint a, uint b) { return a > b ? a : b; }
 GCN_OVL long min(long a, long b) { return a < b ? a : b; }
 GCN_OVL long max(long a, long b) { return a > b ? a : b; }
+GCN_OVL ulong min(ulong a, ulong b) { return a < b ? a : b; }
+GCN_OVL ulong max(ulong a, ulong b) { return a > b ? a : b; }
 GCN_OVL int clamp(int x, int lo, int hi) { return min(max(x, lo), hi); }
 GCN_OVL int abs_diff(int a, int b) { return a > b ? a - b : b - a; }
 GCN_OVL uint abs(int a) { return a < 0 ? -(uint)a : (uint)a; }

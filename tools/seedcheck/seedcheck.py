@@ -1044,7 +1044,7 @@ def main():
             tables_parsed += sorted({("%s %s" % (fn[:3], e.fmt)) for e in es})
         else:
             es = parse_md_tables(p, fn)
-            tables_parsed += sorted({("%s %s %s" % (fn[:3], e.fmt, e.gen)) for e in es if e.kind.startswith("table")})
+            tables_parsed += sorted({("%s %s %s" % (fn[:3], e.fmt, e.gen)) for e in es if e.kind == "table"})
             de, blocks = parse_details(p, fn)
             blocks_by_file[fn] = blocks
             # seed syntax lines -> extra assembler operand templates

@@ -51,6 +51,8 @@ pub fn print_instruction(
         | Encoding::Sopp
         | Encoding::Smrd
         | Encoding::Smem => scalar::print(inst, ctx, out),
+        // The VOP3-encoded `_e64` form of a VINTRP instruction belongs with VINTRP.
+        Encoding::Vop3 if inst.def().encoding == Encoding::Vintrp => misc::print(inst, ctx, out),
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Vop3p => {
             valu::print(inst, ctx, out)
         }

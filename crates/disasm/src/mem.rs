@@ -1,7 +1,15 @@
-//! Printing of the mem instruction families.
+//! Printing of the memory families: DS, MUBUF, MTBUF, FLAT, GLOBAL and SCRATCH.
+//!
+//! LLVM's decoders for these families are strict about some fields (a DS word with a register
+//! field its instruction does not use is rejected) and lenient about others (the data field of a
+//! FLAT load is ignored). The checks here mirror what `tools/probe/NOTES-mem.md` records, so that
+//! a word LLVM rejects gives [`PrintError::Invalid`] and the listing prints it as `.long`.
 
-use gcnkit_isa::Instruction;
+use std::fmt::Write as _;
 
+use gcnkit_isa::{flags, DataType, Encoding, Field, Gen, InstrDef, Instruction, Role};
+
+use crate::operands::{push_scalar_reg, push_src, push_vreg};
 use crate::{PrintContext, PrintError};
 
 /// Appends the text of `inst`.
@@ -10,6 +18,450 @@ pub(crate) fn print(
     ctx: &PrintContext<'_>,
     out: &mut String,
 ) -> Result<(), PrintError> {
-    let _ = (inst, ctx, out);
-    Err(PrintError::Invalid)
+    out.push_str(inst.mnemonic());
+    match inst.encoding {
+        Encoding::Ds => print_ds(inst, out),
+        Encoding::Mubuf | Encoding::Mtbuf => print_buf(inst, ctx, out),
+        _ => print_flat(inst, out),
+    }
+}
+
+fn sep(out: &mut String, first: &mut bool) {
+    out.push_str(if *first { " " } else { ", " });
+    *first = false;
+}
+
+fn invalid_if(cond: bool) -> Result<(), PrintError> {
+    if cond {
+        Err(PrintError::Invalid)
+    } else {
+        Ok(())
+    }
+}
+
+/// True if the row's data registers are AccVGPRs: the acc bit of gfx90a/gfx940 is set.
+///
+/// Earlier generations have no such bit in these encodings (on gfx908 AGPRs are reachable only
+/// through v_accvgpr_read/write), so the field is not consulted there.
+fn acc_data(inst: &Instruction) -> bool {
+    inst.gen.has_unified_agprs() && inst.field(Field::Acc) != 0
+}
+
+// ---------------------------------------------------------------------------------------------
+// DS
+
+/// DS: `vdst, addr, data0, data1`, then the offset(s) and `gds`.
+fn print_ds(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
+    let def = inst.def();
+    let gen = inst.gen;
+    // LLVM's DS encodings fix the register fields an instruction does not use at zero, so a
+    // word with anything there does not decode.
+    for (role, field) in [
+        (Role::Vdst, Field::Vdst),
+        (Role::Addr, Field::Addr),
+        (Role::Data0, Field::Data0),
+        (Role::Data1, Field::Data1),
+    ] {
+        invalid_if(def.operand(role).is_none() && inst.field(field) != 0)?;
+    }
+    let gds = inst.field(Field::Gds) != 0;
+    invalid_if(def.has(flags::GDSONLY) && !gds)?;
+    invalid_if(def.has(flags::NOGDS) && gds)?;
+    let acc = acc_data(inst);
+    // The ds_gws_* instructions carry their data operand in the addr field, and the acc bit
+    // applies to it as to any data operand.
+    let gws = def.has(flags::GDSONLY);
+    let mut first = true;
+    for op in def.operands {
+        sep(out, &mut first);
+        let (field, agpr) = match op.role {
+            Role::Vdst => (Field::Vdst, acc),
+            Role::Addr => (Field::Addr, acc && gws),
+            Role::Data0 => (Field::Data0, acc),
+            Role::Data1 => (Field::Data1, acc),
+            _ => return Err(PrintError::Invalid),
+        };
+        push_vreg(out, agpr, inst.field(field), op.ty.dwords())?;
+    }
+    if def.has(flags::OFF2) {
+        for (name, field) in [("offset0", Field::Offset0), ("offset1", Field::Offset1)] {
+            let v = inst.field(field);
+            if v != 0 {
+                let _ = write!(out, " {name}:{v}");
+            }
+        }
+    } else {
+        let offset = inst.field(Field::Offset);
+        if def.mnemonic == "ds_swizzle_b32" {
+            push_swizzle(out, offset);
+        } else if offset != 0 {
+            let _ = write!(out, " offset:{offset}");
+        }
+    }
+    // gfx90a and gfx940 have no GDS: LLVM drops the bit, except on the ds_gws_* instructions
+    // that cannot exist without it.
+    if gds && (!gen.has_unified_agprs() || gws) {
+        out.push_str(" gds");
+    }
+    Ok(())
+}
+
+/// The `offset:` of ds_swizzle_b32: a `swizzle(...)` macro when the value is one, as LLVM's
+/// printSwizzle decides.
+fn push_swizzle(out: &mut String, imm: u32) {
+    if imm == 0 {
+        return;
+    }
+    out.push_str(" offset:");
+    if imm & 0xff00 == 0x8000 {
+        // QUAD_PERM: four 2-bit lane selectors, lowest first.
+        out.push_str("swizzle(QUAD_PERM");
+        for lane in 0..4 {
+            let _ = write!(out, ",{}", (imm >> (2 * lane)) & 3);
+        }
+        out.push(')');
+    } else if imm & 0x8000 == 0 {
+        // BITMASK_PERM: and/or/xor masks of 5 bits each.
+        let and = imm & 0x1f;
+        let or = (imm >> 5) & 0x1f;
+        let xor = (imm >> 10) & 0x1f;
+        if and == 0x1f && or == 0 && xor.count_ones() == 1 {
+            let _ = write!(out, "swizzle(SWAP,{xor})");
+        } else if and == 0x1f && or == 0 && xor > 0 && (xor + 1).is_power_of_two() {
+            let _ = write!(out, "swizzle(REVERSE,{})", xor + 1);
+        } else {
+            let group = 0x1f - and + 1;
+            if group > 1 && group.is_power_of_two() && or < group && xor == 0 {
+                let _ = write!(out, "swizzle(BROADCAST,{group},{or})");
+            } else {
+                out.push_str("swizzle(BITMASK_PERM,\"");
+                // What each lane-id bit becomes: probed with all-zero and all-one lane ids.
+                let probe0 = or ^ xor;
+                let probe1 = (and | or) ^ xor;
+                for bit in (0..5).rev() {
+                    let p0 = probe0 >> bit & 1;
+                    let p1 = probe1 >> bit & 1;
+                    out.push(match (p0 == p1, p0) {
+                        (true, 0) => '0',
+                        (true, _) => '1',
+                        (false, 0) => 'p',
+                        (false, _) => 'i',
+                    });
+                }
+                out.push_str("\")");
+            }
+        }
+    } else {
+        let _ = write!(out, "{imm}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// MUBUF / MTBUF
+
+/// Number of VGPRs of a D16 data operand on a processor with packed D16 (two 16-bit components
+/// per register), given the unpacked count (one component per register).
+fn packed_d16_dwords(unpacked: u32) -> u32 {
+    unpacked.div_ceil(2)
+}
+
+/// The processors whose gfx8 `+d16unpacked` rows actually use the packed widths (Stoney).
+fn has_packed_d16(inst: &Instruction, ctx: &PrintContext<'_>) -> bool {
+    inst.gen != Gen::Gfx8 || ctx.target.processor.name == "gfx810"
+}
+
+/// Whether an atomic with glc (sc0) set is valid: rows marked `+glcret=gens` return only on
+/// those generations; LLVM rejects glc=1 elsewhere.
+fn glc_allowed(def: &InstrDef, gen: Gen) -> bool {
+    !def.has(flags::GLCRET)
+        || def.flag_arg(flags::GLCRET).is_none()
+        || def.flag_on(flags::GLCRET, gen)
+}
+
+/// MUBUF and MTBUF: `vdata, vaddr, srsrc, soffset`, then `format:[..]` (MTBUF) and the
+/// modifiers in LLVM's order.
+fn print_buf(
+    inst: &Instruction,
+    ctx: &PrintContext<'_>,
+    out: &mut String,
+) -> Result<(), PrintError> {
+    let def = inst.def();
+    let gen = inst.gen;
+    let si = gen.is_si_ci();
+    let mtbuf = inst.encoding == Encoding::Mtbuf;
+    let offen = inst.field(Field::Offen) != 0;
+    let idxen = inst.field(Field::Idxen) != 0;
+    let addr64 = si && inst.field(Field::Addr64) != 0;
+    let glc = inst.field(Field::Glc) != 0;
+    let slc = inst.field(Field::Slc) != 0;
+    let sc1 = gen == Gen::Gfx940 && !mtbuf && inst.field(Field::Sc1) != 0;
+    let lds = !mtbuf && inst.field(Field::Lds) != 0;
+    // On gfx90a and gfx940 bit 55 is the acc bit; before, it is tfe.
+    let tfe = !gen.has_unified_agprs() && inst.field(Field::Tfe) != 0;
+    let acc = acc_data(inst);
+
+    if def.operands.is_empty() {
+        // The cache-control instructions decode only with every other field zero; on gfx940
+        // buffer_wbl2 and buffer_inv take the sc0/sc1 scope bits.
+        let lay = inst.layout();
+        let mut ignored = lay.mask | field_mask(inst, Field::Op);
+        if gen == Gen::Gfx940 {
+            ignored |= field_mask(inst, Field::Glc) | field_mask(inst, Field::Sc1);
+        }
+        invalid_if(inst.bits & !ignored != 0)?;
+        push_cache_bits(out, gen, glc, slc, sc1);
+        return Ok(());
+    }
+    if def.has(flags::GLCRET) && glc {
+        invalid_if(!glc_allowed(def, gen))?;
+    }
+    invalid_if(lds && !def.has(flags::LDS))?;
+
+    let mut first = true;
+    for op in def.operands {
+        match op.role {
+            Role::Vdata => {
+                if lds {
+                    // The LDS-direct form moves data to LDS; LLVM prints no vdata.
+                    continue;
+                }
+                sep(out, &mut first);
+                let mut dwords = op.ty.dwords();
+                if def.has(flags::D16UNPACKED) && has_packed_d16(inst, ctx) {
+                    dwords = packed_d16_dwords(dwords);
+                }
+                push_vreg(out, acc, inst.field(Field::Vdata), dwords + tfe as u32)?;
+            }
+            Role::Vaddr => {
+                sep(out, &mut first);
+                let count = (offen as u32) + (idxen as u32) + 2 * (addr64 as u32);
+                if count == 0 {
+                    out.push_str("off");
+                } else {
+                    push_vreg(out, false, inst.field(Field::Vaddr), count.min(2))?;
+                }
+            }
+            Role::Srsrc => {
+                sep(out, &mut first);
+                push_scalar_reg(out, gen, inst.field(Field::Srsrc) * 4, 4)?;
+            }
+            Role::Soffset => {
+                sep(out, &mut first);
+                push_src(out, gen, inst.field(Field::Soffset), DataType::B32, None)?;
+            }
+            _ => return Err(PrintError::Invalid),
+        }
+    }
+    if mtbuf {
+        push_format(out, gen, inst.field(Field::Dfmt), inst.field(Field::Nfmt));
+    }
+    if idxen {
+        out.push_str(" idxen");
+    }
+    if offen {
+        out.push_str(" offen");
+    }
+    if addr64 {
+        out.push_str(" addr64");
+    }
+    let offset = inst.field(Field::Offset);
+    if offset != 0 {
+        let _ = write!(out, " offset:{offset}");
+    }
+    push_cache_bits(out, gen, glc, slc, sc1);
+    if lds {
+        out.push_str(" lds");
+    }
+    if tfe {
+        out.push_str(" tfe");
+    }
+    Ok(())
+}
+
+/// The bits of `field` in the instruction's layout, as a mask of the first 64 bits.
+fn field_mask(inst: &Instruction, field: Field) -> u64 {
+    inst.layout()
+        .field(field)
+        .map_or(0, |f| ((1u64 << f.width) - 1) << f.lo)
+}
+
+/// The cache-policy modifiers: `glc slc` before gfx940, `sc0 nt sc1` there (LLVM's order).
+fn push_cache_bits(out: &mut String, gen: Gen, glc: bool, slc: bool, sc1: bool) {
+    if gen == Gen::Gfx940 {
+        for (on, name) in [(glc, " sc0"), (slc, " nt"), (sc1, " sc1")] {
+            if on {
+                out.push_str(name);
+            }
+        }
+    } else {
+        if glc {
+            out.push_str(" glc");
+        }
+        if slc {
+            out.push_str(" slc");
+        }
+    }
+}
+
+const DATA_FORMATS: [&str; 16] = [
+    "BUF_DATA_FORMAT_INVALID",
+    "BUF_DATA_FORMAT_8",
+    "BUF_DATA_FORMAT_16",
+    "BUF_DATA_FORMAT_8_8",
+    "BUF_DATA_FORMAT_32",
+    "BUF_DATA_FORMAT_16_16",
+    "BUF_DATA_FORMAT_10_11_11",
+    "BUF_DATA_FORMAT_11_11_10",
+    "BUF_DATA_FORMAT_10_10_10_2",
+    "BUF_DATA_FORMAT_2_10_10_10",
+    "BUF_DATA_FORMAT_8_8_8_8",
+    "BUF_DATA_FORMAT_32_32",
+    "BUF_DATA_FORMAT_16_16_16_16",
+    "BUF_DATA_FORMAT_32_32_32",
+    "BUF_DATA_FORMAT_32_32_32_32",
+    "BUF_DATA_FORMAT_RESERVED_15",
+];
+
+const NUM_FORMATS: [&str; 8] = [
+    "BUF_NUM_FORMAT_UNORM",
+    "BUF_NUM_FORMAT_SNORM",
+    "BUF_NUM_FORMAT_USCALED",
+    "BUF_NUM_FORMAT_SSCALED",
+    "BUF_NUM_FORMAT_UINT",
+    "BUF_NUM_FORMAT_SINT",
+    "BUF_NUM_FORMAT_RESERVED_6",
+    "BUF_NUM_FORMAT_FLOAT",
+];
+
+/// ` format:[DFMT,NFMT]`, each part left out at its default (dfmt 1, nfmt 0), the whole
+/// omitted when both are.
+fn push_format(out: &mut String, _gen: Gen, dfmt: u32, nfmt: u32) {
+    let show_d = dfmt != 1;
+    let show_n = nfmt != 0;
+    if !show_d && !show_n {
+        return;
+    }
+    out.push_str(" format:[");
+    if show_d {
+        out.push_str(DATA_FORMATS.get(dfmt as usize).copied().unwrap_or(""));
+        if show_n {
+            out.push(',');
+        }
+    }
+    if show_n {
+        out.push_str(NUM_FORMATS.get(nfmt as usize).copied().unwrap_or(""));
+    }
+    out.push(']');
+}
+
+// ---------------------------------------------------------------------------------------------
+// FLAT / GLOBAL / SCRATCH
+
+/// The saddr value that means "no scalar address" (`off`).
+const SADDR_OFF: u32 = 0x7f;
+
+/// FLAT, GLOBAL and SCRATCH: `[vdst,] vaddr, [vdata,] [saddr]`, then the modifiers.
+fn print_flat(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
+    let def = inst.def();
+    let gen = inst.gen;
+    let enc = inst.encoding;
+    let gfx9 = gen.is_gfx9_family();
+    let glc = inst.field(Field::Glc) != 0;
+    let slc = inst.field(Field::Slc) != 0;
+    let sc1 = gen == Gen::Gfx940 && inst.field(Field::Sc1) != 0;
+    let acc = acc_data(inst);
+    let saddr = inst.field(Field::Saddr);
+    let lds_bit = gfx9 && inst.field(Field::Lds) != 0;
+    // gfx940 scratch: bit 13 (SVS) says a vaddr is present; elsewhere bit 13 is the lds bit.
+    let svs = gen == Gen::Gfx940 && enc == Encoding::Scratch && lds_bit;
+    let lds = lds_bit && !svs;
+    if lds {
+        invalid_if(gen == Gen::Gfx940 || enc == Encoding::Flat || !def.has(flags::LDS))?;
+    }
+    if gfx9 && enc == Encoding::Flat {
+        // FLAT-segment words must leave saddr zero.
+        invalid_if(saddr != 0)?;
+    }
+    let atomic = def.mnemonic.contains("_atomic_");
+    let returns = atomic && glc;
+    if returns {
+        invalid_if(!glc_allowed(def, gen))?;
+    }
+
+    let vdata = def.operand(Role::Vdata);
+    let mut first = true;
+    if returns {
+        // A returning atomic writes the old memory value to vdst: as wide as vdata, half that
+        // for cmpswap (whose vdata holds the compare value too).
+        let data = vdata.ok_or(PrintError::Invalid)?;
+        let mut dwords = data.ty.dwords();
+        if def.mnemonic.contains("cmpswap") {
+            dwords /= 2;
+        }
+        sep(out, &mut first);
+        push_vreg(out, acc, inst.field(Field::Vdst), dwords)?;
+    }
+    for op in def.operands {
+        match op.role {
+            Role::Vdst => {
+                if lds {
+                    // The LDS-direct form writes LDS, not VGPRs; LLVM prints no vdst.
+                    continue;
+                }
+                sep(out, &mut first);
+                push_vreg(out, acc, inst.field(Field::Vdst), op.ty.dwords())?;
+            }
+            Role::Vaddr => {
+                sep(out, &mut first);
+                let vaddr = inst.field(Field::Addr);
+                match enc {
+                    Encoding::Global if saddr != SADDR_OFF => push_vreg(out, false, vaddr, 1)?,
+                    Encoding::Scratch => {
+                        let has_vaddr = if gen == Gen::Gfx940 {
+                            svs
+                        } else {
+                            saddr == SADDR_OFF
+                        };
+                        if has_vaddr {
+                            push_vreg(out, false, vaddr, 1)?;
+                        } else {
+                            out.push_str("off");
+                        }
+                    }
+                    _ => push_vreg(out, false, vaddr, op.ty.dwords())?,
+                }
+            }
+            Role::Vdata => {
+                sep(out, &mut first);
+                push_vreg(out, acc, inst.field(Field::Data), op.ty.dwords())?;
+            }
+            Role::Saddr => {
+                sep(out, &mut first);
+                if saddr == SADDR_OFF {
+                    out.push_str("off");
+                } else {
+                    push_scalar_reg(out, gen, saddr, op.ty.dwords())?;
+                }
+            }
+            _ => return Err(PrintError::Invalid),
+        }
+    }
+    if gfx9 {
+        let raw = inst.field(Field::Offset);
+        if enc == Encoding::Flat {
+            if raw != 0 {
+                let _ = write!(out, " offset:{raw}");
+            }
+        } else {
+            let signed = ((raw << 19) as i32) >> 19;
+            if signed != 0 {
+                let _ = write!(out, " offset:{signed}");
+            }
+        }
+    }
+    push_cache_bits(out, gen, glc, slc, sc1);
+    if lds {
+        out.push_str(" lds");
+    }
+    Ok(())
 }

@@ -341,10 +341,10 @@ static FLAT_CI: Layout = layout!(M32_6, 0xDC00_0000;
     Glc 16 1, Slc 17 1, Op 18 7, Addr 32 8, Data 40 8, Tfe 55 1, Vdst 56 8);
 static FLAT_GFX9: Layout = layout!(M32_6, 0xDC00_0000;
     Offset 0 13, Lds 13 1, Seg 14 2, Glc 16 1, Slc 17 1, Op 18 7, Addr 32 8, Data 40 8, Saddr 48 7,
-    Nv 55 1, Vdst 56 8);
+    Nv 55 1, Acc 55 1, Vdst 56 8);
 static FLAT_GFX940: Layout = layout!(M32_6, 0xDC00_0000;
     Offset 0 13, Lds 13 1, Seg 14 2, Glc 16 1, Slc 17 1, Op 18 7, Addr 32 8, Data 40 8, Saddr 48 7,
-    Sve 55 1, Sc1 25 1, Vdst 56 8);
+    Sve 13 1, Acc 55 1, Sc1 25 1, Vdst 56 8);
 
 /// The field layout of `encoding` on `gen`.
 pub fn layout(encoding: Encoding, gen: Gen) -> &'static Layout {

@@ -1,0 +1,169 @@
+//! Random valid-looking encodings of every table row on every target, compared with LLVM 19.
+//!
+//! gfx8 and later: gcnkit's text must equal `llvm-mc -disassemble`'s, and words LLVM rejects
+//! must be rejected too. gfx6/gfx7 (LLVM cannot disassemble them): the text gcnkit prints must
+//! assemble with `llvm-mc` to bytes that gcnkit prints the same way again.
+//!
+//! Skips (and says so) when LLVM 19 is not installed. `GCNKIT_RANDOM_PER_ROW` sets the number
+//! of samples per row and form (default 3); `GCNKIT_RANDOM_SEED` the seed.
+
+use std::collections::BTreeMap;
+
+use gcnkit_difftest::random::{random_encoding, trim, Rng, VopForm};
+use gcnkit_difftest::{llvm_bin, llvm_mc_assemble, llvm_mc_disassemble, normalize};
+use gcnkit_disasm::disassemble_one;
+use gcnkit_isa::{Encoding, Target, INSTRUCTIONS};
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+struct Case {
+    key: String,
+    bytes: Vec<u8>,
+    ours: Option<String>,
+}
+
+fn cases_for(target: &Target, rng: &mut Rng, per_row: u64) -> Vec<Case> {
+    let gen = target.gen();
+    let mut cases = Vec::new();
+    for row in INSTRUCTIONS
+        .iter()
+        .filter(|r| r.exists_on(target.processor))
+    {
+        let vop = matches!(
+            row.encoding,
+            Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc
+        );
+        let forms: &[VopForm] = match (vop, gen.is_si_ci()) {
+            (false, _) => &[VopForm::E32],
+            (true, true) => &[VopForm::E32, VopForm::E64],
+            (true, false) => &[VopForm::E32, VopForm::E64, VopForm::Sdwa, VopForm::Dpp],
+        };
+        for &form in forms {
+            for _ in 0..per_row {
+                let Some(raw) = random_encoding(rng, row, gen, form) else {
+                    continue;
+                };
+                let bytes = trim(target, &raw);
+                let ours = disassemble_one(target, &bytes).ok().map(|(t, _)| t);
+                let key = match form {
+                    VopForm::E32 => row.encoding.name().to_string(),
+                    f => format!("{}-{f:?}", row.encoding.name()),
+                };
+                cases.push(Case { key, bytes, ours });
+            }
+        }
+    }
+    cases
+}
+
+#[derive(Default)]
+struct Tally {
+    compared: usize,
+    agreed: usize,
+    examples: Vec<String>,
+}
+
+fn floor(mcpu: &str) -> usize {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/random-agreement-floor.txt");
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split_once(char::is_whitespace))
+        .find(|(m, _)| *m == mcpu)
+        .and_then(|(_, n)| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn random_encodings_agree_with_llvm() {
+    let Some(bin) = llvm_bin() else {
+        println!("SKIPPED: LLVM 19 not found (set LLVM19_BIN or install llvm-19)");
+        return;
+    };
+    let per_row = env_u64("GCNKIT_RANDOM_PER_ROW", 3);
+    let seed = env_u64("GCNKIT_RANDOM_SEED", 0x5eed);
+    let mut failures = Vec::new();
+    let (mut all_compared, mut all_agreed) = (0, 0);
+    for mcpu in [
+        "gfx600", "gfx704", "gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940",
+    ] {
+        let target = Target::parse(mcpu, None).expect("known processor");
+        let mut rng = Rng::new(seed ^ target.processor.elf_mach as u64);
+        let cases = cases_for(&target, &mut rng, per_row);
+        let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
+        if target.gen().is_si_ci() {
+            // Round trip through LLVM's assembler.
+            let printable: Vec<&Case> = cases.iter().filter(|c| c.ours.is_some()).collect();
+            let lines: Vec<String> = printable
+                .iter()
+                .map(|c| c.ours.clone().unwrap_or_default())
+                .collect();
+            let assembled = llvm_mc_assemble(&bin, mcpu, &lines).expect("llvm-mc runs");
+            for (case, bytes) in printable.iter().zip(assembled) {
+                let t = tally.entry(case.key.clone()).or_default();
+                t.compared += 1;
+                let again = bytes
+                    .as_deref()
+                    .and_then(|b| disassemble_one(&target, b).ok())
+                    .map(|(text, _)| text);
+                if again.as_deref() == case.ours.as_deref() {
+                    t.agreed += 1;
+                } else if t.examples.len() < 3 {
+                    t.examples.push(format!(
+                        "    {:02x?}: gcnkit `{}` -> llvm-mc {:02x?} -> gcnkit {:?}",
+                        case.bytes,
+                        case.ours.as_deref().unwrap_or(""),
+                        bytes,
+                        again
+                    ));
+                }
+            }
+        } else {
+            let inputs: Vec<Vec<u8>> = cases.iter().map(|c| c.bytes.clone()).collect();
+            let theirs = llvm_mc_disassemble(&bin, mcpu, &inputs).expect("llvm-mc runs");
+            for (case, llvm) in cases.iter().zip(theirs) {
+                let t = tally.entry(case.key.clone()).or_default();
+                t.compared += 1;
+                let same = match (&case.ours, &llvm) {
+                    (Some(a), Some(b)) => normalize(a) == normalize(b),
+                    (None, None) => true,
+                    _ => false,
+                };
+                if same {
+                    t.agreed += 1;
+                } else if t.examples.len() < 3 {
+                    t.examples.push(format!(
+                        "    {:02x?}: gcnkit {:?} llvm {:?}",
+                        case.bytes, case.ours, llvm
+                    ));
+                }
+            }
+        }
+        let compared: usize = tally.values().map(|t| t.compared).sum();
+        let agreed: usize = tally.values().map(|t| t.agreed).sum();
+        println!("{mcpu}: compared {compared}, agreed {agreed}");
+        for (key, t) in &tally {
+            if t.agreed < t.compared {
+                println!("  {key:16} compared {:6} agreed {:6}", t.compared, t.agreed);
+                for e in &t.examples {
+                    println!("{e}");
+                }
+            }
+        }
+        all_compared += compared;
+        all_agreed += agreed;
+        if agreed < floor(mcpu) {
+            failures.push(format!(
+                "{mcpu}: {agreed} agreed, below the floor {}",
+                floor(mcpu)
+            ));
+        }
+    }
+    println!("random encodings: compared {all_compared}, agreed {all_agreed}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
