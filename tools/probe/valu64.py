@@ -330,8 +330,7 @@ def gen_vectors_new(rows, enum):
                         continue
                     if not E.valid(t):
                         bad['invalid-operand-comment'] += 1
-                        if len(examples) < 400:
-                            examples.append(('DECODES-WITH-COMMENT', cpu, b, t))
+                        examples.append(('DECODES-WITH-COMMENT', cpu, b, t))
                         continue
                     if t.split()[0].rstrip(',') not in (key[1], key[1] + '_e64'):
                         bad['other-mnemonic'] += 1
@@ -341,8 +340,7 @@ def gen_vectors_new(rows, enum):
             for (key, b, t), (t2, b2) in zip(cand, asm):
                 if b2 != b:
                     bad['no-roundtrip'] += 1
-                    if len(examples) < 400:
-                        examples.append(('NO-ROUNDTRIP', cpu, b, t, t2, b2))
+                    examples.append(('NO-ROUNDTRIP', cpu, b, t, t2, b2))
                     continue
                 vecs[key[0]].append((VEC_NAME.get(cpu, cpu), b, t, key))
                 seen_mods[key].update(m.split(':')[0] for m in split_text(t)[2])

@@ -67,6 +67,7 @@ SPECIAL = {
     'v_ldexp_f32': {'vdst': 'f32', 'src0': 'f32', 'src1': 'i32'},
     'v_ldexp_f64': {'vdst': 'f64', 'src0': 'f64', 'src1': 'i32'},
     'v_trig_preop_f64': {'vdst': 'f64', 'src0': 'f64', 'src1': 'u32'},
+    'v_sad_u16': {'vdst': 'u32', 'src0': 'u32', 'src1': 'u32', 'src2': 'u32'},
     'v_perm_b32': {'vdst': 'b32', 'src0': 'b32', 'src1': 'b32', 'src2': 'b32'},
     'v_mad_u32_u16': {'vdst': 'u32', 'src0': 'u16', 'src1': 'u16', 'src2': 'u32'},
     'v_mad_i32_i16': {'vdst': 'i32', 'src0': 'i16', 'src1': 'i16', 'src2': 'i32'},

@@ -17,11 +17,11 @@ use gcnkit_isa::Target;
 pub struct DisasmArgs {
     /// Input: an AMDGPU ELF file, raw machine code (needs --mcpu), or with --hex lines of
     /// hex bytes. `-` reads standard input.
-    input: PathBuf,
+    pub input: PathBuf,
     /// Target processor, as llvm-mc takes it (gfx900, tahiti, bonaire, fiji, gfx90a, gfx942, ...).
     /// Overrides the target of an ELF file.
     #[arg(long)]
-    mcpu: Option<String>,
+    pub mcpu: Option<String>,
     /// Target features, as llvm-mc takes them (+xnack,-sramecc).
     #[arg(long)]
     mattr: Option<String>,
@@ -66,12 +66,49 @@ pub fn run(args: &DisasmArgs) -> Result<ExitCode> {
         let target = explicit.context("--hex needs --mcpu")?;
         return run_hex(&target, &bytes, &name);
     }
+    let style = if args.llvm_objdump {
+        Style::LlvmObjdump
+    } else {
+        Style::Source
+    };
+    let (out, diags) = render(&name, &bytes, explicit, style)?;
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    if let Err(e) = lock.write_all(out.as_bytes()).and_then(|_| lock.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(e).context("writing output");
+        }
+    }
+    report(&name, &diags, args.max_warnings);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// How `gcn disasm` lays out its output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Assembly source with labels.
+    Source,
+    /// Exactly `llvm-objdump -d --mcpu=X FILE`.
+    LlvmObjdump,
+}
+
+/// Disassembles a whole input file (ELF or raw machine code) into text.
+///
+/// `name` is used in the llvm-objdump header and in messages. Returns the text and the
+/// diagnostics about bytes that did not decode, each with its section name.
+pub fn render(
+    name: &str,
+    bytes: &[u8],
+    explicit: Option<Target>,
+    style: Style,
+) -> Result<(String, Vec<(String, Diagnostic)>)> {
+    let objdump = style == Style::LlvmObjdump;
     let mut out = String::with_capacity(bytes.len() * 12);
     let mut diags: Vec<(String, Diagnostic)> = Vec::new();
-    if is_elf(&bytes) {
-        let obj = CodeObject::parse(&bytes).with_context(|| format!("'{name}'"))?;
+    if is_elf(bytes) {
+        let obj = CodeObject::parse(bytes).with_context(|| format!("'{name}'"))?;
         let target = explicit.unwrap_or(obj.target);
-        if args.llvm_objdump {
+        if objdump {
             out.push_str(&format!("\n{name}:\tfile format elf64-amdgpu\n"));
         } else {
             out.push_str(&format!(
@@ -94,7 +131,7 @@ pub fn run(args: &DisasmArgs) -> Result<ExitCode> {
                 symbols: &symbols,
             };
             out.push('\n');
-            let d = if args.llvm_objdump {
+            let d = if objdump {
                 objdump_section(&target, &section, &mut out)
             } else {
                 source_section(&target, &section, &mut out)
@@ -108,25 +145,17 @@ pub fn run(args: &DisasmArgs) -> Result<ExitCode> {
         let section = Section {
             name: ".text",
             addr: 0,
-            bytes: &bytes,
+            bytes: bytes,
             symbols: &[],
         };
-        let d = if args.llvm_objdump {
+        let d = if objdump {
             objdump_section(&target, &section, &mut out)
         } else {
             source_section(&target, &section, &mut out)
         };
         diags.extend(d.into_iter().map(|d| (".text".to_string(), d)));
     }
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    if let Err(e) = lock.write_all(out.as_bytes()).and_then(|_| lock.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(e).context("writing output");
-        }
-    }
-    report(&name, &diags, args.max_warnings);
-    Ok(ExitCode::SUCCESS)
+    Ok((out, diags))
 }
 
 fn report(name: &str, diags: &[(String, Diagnostic)], max: usize) {

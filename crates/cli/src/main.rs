@@ -1,6 +1,6 @@
 //! `gcn`: the gcnkit command-line tool.
 
-mod disasm;
+use gcnkit_cli::disasm;
 
 use std::process::ExitCode;
 

@@ -12,6 +12,9 @@ mod misc;
 pub mod operands;
 mod scalar;
 mod valu;
+mod vop3;
+mod vop32;
+mod vop_common;
 
 use gcnkit_isa::{Encoding, Instruction, Target};
 

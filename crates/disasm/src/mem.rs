@@ -67,10 +67,18 @@ fn print_ds(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     let gds = inst.field(Field::Gds) != 0;
     invalid_if(def.has(flags::GDSONLY) && !gds)?;
     invalid_if(def.has(flags::NOGDS) && gds)?;
-    let acc = acc_data(inst);
     // The ds_gws_* instructions carry their data operand in the addr field, and the acc bit
     // applies to it as to any data operand.
     let gws = def.has(flags::GDSONLY);
+    // LLVM takes the acc bit (bit 25, gfx8+) from vdst or data0 and fixes it at zero for an
+    // instruction with neither; before gfx90a it is otherwise ignored.
+    let has_acc_operand = def.operand(Role::Vdst).is_some()
+        || def.operand(Role::Data0).is_some()
+        || (gws && def.operand(Role::Addr).is_some());
+    invalid_if(!has_acc_operand && inst.field(Field::Acc) != 0)?;
+    // ds_nop has no offset either.
+    invalid_if(def.operands.is_empty() && !gws && inst.field(Field::Offset) != 0)?;
+    let acc = acc_data(inst);
     let mut first = true;
     for op in def.operands {
         sep(out, &mut first);
@@ -194,28 +202,30 @@ fn print_buf(
     let addr64 = si && inst.field(Field::Addr64) != 0;
     let glc = inst.field(Field::Glc) != 0;
     let slc = inst.field(Field::Slc) != 0;
-    let sc1 = gen == Gen::Gfx940 && !mtbuf && inst.field(Field::Sc1) != 0;
+    // The sc1 bit of gfx940 is scc on gfx90a (MUBUF bit 15, MTBUF bit 53); before, LLVM
+    // ignores it.
+    let sc1_bit = !si && inst.field(Field::Sc1) != 0;
     let lds = !mtbuf && inst.field(Field::Lds) != 0;
     // On gfx90a and gfx940 bit 55 is the acc bit; before, it is tfe.
-    let tfe = !gen.has_unified_agprs() && inst.field(Field::Tfe) != 0;
+    let bit55 = inst.field(Field::Tfe) != 0;
+    let tfe = !gen.has_unified_agprs() && bit55;
     let acc = acc_data(inst);
+    let atomic = def.mnemonic.contains("_atomic_");
 
     if def.operands.is_empty() {
-        // The cache-control instructions decode only with every other field zero; on gfx940
-        // buffer_wbl2 and buffer_inv take the sc0/sc1 scope bits.
-        let lay = inst.layout();
-        let mut ignored = lay.mask | field_mask(inst, Field::Op);
-        if gen == Gen::Gfx940 {
-            ignored |= field_mask(inst, Field::Glc) | field_mask(inst, Field::Sc1);
-        }
-        invalid_if(inst.bits & !ignored != 0)?;
-        push_cache_bits(out, gen, glc, slc, sc1);
-        return Ok(());
+        return print_buf_bare(inst, out, glc, sc1_bit, lds || bit55);
     }
     if def.has(flags::GLCRET) && glc {
         invalid_if(!glc_allowed(def, gen))?;
     }
     invalid_if(lds && !def.has(flags::LDS))?;
+    // LLVM has no tfe forms of the atomics, of MTBUF and of the LDS-direct loads, and no
+    // AccVGPR form of the latter.
+    invalid_if((tfe && (atomic || mtbuf)) || (bit55 && lds))?;
+    // gfx90a's floating-point buffer atomics have no scc bit.
+    invalid_if(gen == Gen::Gfx90a && sc1_bit && is_float_atomic(def))?;
+    let sc1 = gen == Gen::Gfx940 && sc1_bit;
+    let scc = gen == Gen::Gfx90a && sc1_bit;
 
     let mut first = true;
     for op in def.operands {
@@ -243,11 +253,16 @@ fn print_buf(
             }
             Role::Srsrc => {
                 sep(out, &mut first);
-                push_scalar_reg(out, gen, inst.field(Field::Srsrc) * 4, 4)?;
+                push_srsrc(out, gen, inst.field(Field::Srsrc))?;
             }
             Role::Soffset => {
                 sep(out, &mut first);
-                push_src(out, gen, inst.field(Field::Soffset), DataType::B32, None)?;
+                let soffset = inst.field(Field::Soffset);
+                push_src(out, gen, soffset, DataType::B32, None)?;
+                if soffset == 254 {
+                    // LLVM decodes lds_direct here but flags it as no scalar register.
+                    out.push_str("/*Invalid register, operand has 'SReg_32' register class*/");
+                }
             }
             _ => return Err(PrintError::Invalid),
         }
@@ -269,6 +284,9 @@ fn print_buf(
         let _ = write!(out, " offset:{offset}");
     }
     push_cache_bits(out, gen, glc, slc, sc1);
+    if scc {
+        out.push_str(" scc");
+    }
     if lds {
         out.push_str(" lds");
     }
@@ -278,11 +296,45 @@ fn print_buf(
     Ok(())
 }
 
-/// The bits of `field` in the instruction's layout, as a mask of the first 64 bits.
-fn field_mask(inst: &Instruction, field: Field) -> u64 {
-    inst.layout()
-        .field(field)
-        .map_or(0, |f| ((1u64 << f.width) - 1) << f.lo)
+/// The operand-less cache instructions (buffer_wbinvl1, buffer_wbl2, ...).
+///
+/// LLVM ignores their register, offset and slc fields but rejects offen, idxen, lds and bit 55.
+/// glc and bit 15 are the sc0/sc1 scope of gfx940's buffer_wbl2 and buffer_inv and are ignored
+/// by gfx90a's buffer_wbl2; anywhere else they make the word invalid.
+fn print_buf_bare(
+    inst: &Instruction,
+    out: &mut String,
+    glc: bool,
+    bit15: bool,
+    lds_or_55: bool,
+) -> Result<(), PrintError> {
+    let gen = inst.gen;
+    let offen_idxen = inst.field(Field::Offen) != 0 || inst.field(Field::Idxen) != 0;
+    invalid_if(offen_idxen || lds_or_55)?;
+    let bit15 = bit15 || (gen.is_si_ci() && inst.field(Field::Addr64) != 0);
+    let name = inst.mnemonic();
+    let scoped = gen == Gen::Gfx940 && matches!(name, "buffer_wbl2" | "buffer_inv");
+    if scoped {
+        push_cache_bits(out, gen, glc, false, bit15);
+    } else if !(gen == Gen::Gfx90a && name == "buffer_wbl2") {
+        invalid_if(glc || bit15)?;
+    }
+    Ok(())
+}
+
+/// The 128-bit buffer resource: SGPR quad `4*value`.
+///
+/// LLVM's SGPR tuples reach s[100:103] (one past the addressable s101), and a quad starting at
+/// 104 decodes as xnack_mask (gfx8+) with a comment; other values are as for any scalar tuple.
+fn push_srsrc(out: &mut String, gen: Gen, value: u32) -> Result<(), PrintError> {
+    match value * 4 {
+        100 => out.push_str("s[100:103]"),
+        104 if !gen.is_si_ci() => {
+            out.push_str("xnack_mask/*Invalid register, operand has 'SReg_128' register class*/")
+        }
+        n => push_scalar_reg(out, gen, n, 4)?,
+    }
+    Ok(())
 }
 
 /// The cache-policy modifiers: `glc slc` before gfx940, `sc0 nt sc1` there (LLVM's order).
@@ -368,10 +420,15 @@ fn print_flat(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     let gfx9 = gen.is_gfx9_family();
     let glc = inst.field(Field::Glc) != 0;
     let slc = inst.field(Field::Slc) != 0;
-    let sc1 = gen == Gen::Gfx940 && inst.field(Field::Sc1) != 0;
+    // Bit 25 is sc1 on gfx940 and scc on gfx90a; LLVM ignores it on gfx9 and gfx908.
+    let bit25 = inst.field(Field::Sc1) != 0;
     let acc = acc_data(inst);
     let saddr = inst.field(Field::Saddr);
-    let lds_bit = gfx9 && inst.field(Field::Lds) != 0;
+    let lds_bit = inst.field(Field::Lds) != 0;
+    if !gfx9 {
+        // gfx7/8: LLVM decodes with the gfx9 positions but has no segments, lds or saddr.
+        invalid_if(lds_bit || inst.field(Field::Seg) != 0 || saddr != 0)?;
+    }
     // gfx940 scratch: bit 13 (SVS) says a vaddr is present; elsewhere bit 13 is the lds bit.
     let svs = gen == Gen::Gfx940 && enc == Encoding::Scratch && lds_bit;
     let lds = lds_bit && !svs;
@@ -387,6 +444,16 @@ fn print_flat(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     if returns {
         invalid_if(!glc_allowed(def, gen))?;
     }
+    // The acc bit comes from vdst or vdata; an instruction with neither (gfx940's
+    // *_load_lds_*) must leave it zero. So must the lds forms of gfx9-gfx90a (the bit is nv
+    // before gfx90a).
+    let has_data = def.operand(Role::Vdst).is_some() || def.operand(Role::Vdata).is_some();
+    invalid_if(gen.has_unified_agprs() && acc && !has_data)?;
+    invalid_if(lds && inst.field(Field::Acc) != 0)?;
+    // gfx908's and gfx90a's floating-point atomics have no bit 25 (scc).
+    invalid_if(matches!(gen, Gen::Gfx908 | Gen::Gfx90a) && bit25 && is_float_atomic(def))?;
+    let sc1 = gen == Gen::Gfx940 && bit25;
+    let scc = gen == Gen::Gfx90a && bit25;
 
     let vdata = def.operand(Role::Vdata);
     let mut first = true;
@@ -446,7 +513,7 @@ fn print_flat(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
             _ => return Err(PrintError::Invalid),
         }
     }
-    if gfx9 {
+    if gen != Gen::Gfx7 {
         let raw = inst.field(Field::Offset);
         if enc == Encoding::Flat {
             if raw != 0 {
@@ -460,8 +527,20 @@ fn print_flat(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
         }
     }
     push_cache_bits(out, gen, glc, slc, sc1);
+    if scc {
+        out.push_str(" scc");
+    }
     if lds {
         out.push_str(" lds");
     }
     Ok(())
+}
+
+/// The floating-point atomics (add_f32, pk_add_f16, add/min/max_f64), which lack gfx90a's
+/// scc bit.
+fn is_float_atomic(def: &InstrDef) -> bool {
+    def.mnemonic.contains("_atomic_")
+        && ["_f16", "_f32", "_f64"]
+            .iter()
+            .any(|t| def.mnemonic.ends_with(t))
 }

@@ -61,7 +61,7 @@ fn print_mimg(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     } else {
         inst.field(Field::D16) != 0
     };
-    if d16 && def.has(flags::ATOMIC) {
+    if d16 && has_no_d16(def) {
         return Err(PrintError::Invalid);
     }
     // gfx90a has no TFE: the bit selects AGPRs for vdata instead.
@@ -81,11 +81,16 @@ fn print_mimg(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     out.push_str(def.mnemonic);
     out.push(' ');
     let data_reg = inst.field(Field::Vdata);
+    // LLVM decodes vdata with the row's base register class first (a tuple past v255 makes
+    // the word invalid), then widens or narrows it as dmask/tfe/d16 ask, keeping the base
+    // class when that tuple would run past the last register.
+    let base = vdata.ty.dwords();
+    if data_reg + base > 256 {
+        return Err(PrintError::Invalid);
+    }
     let mut count = mimg_vdata_count(def, gen, dmask, tfe, d16);
     if data_reg + count > 256 {
-        // LLVM falls back to the instruction's base register class when the tuple the
-        // modifiers call for would run past the last register.
-        count = vdata.ty.dwords();
+        count = base;
     }
     push_vreg(out, acc, data_reg, count)?;
     out.push_str(", ");
@@ -125,6 +130,20 @@ fn print_mimg(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     Ok(())
 }
 
+/// True for the instructions that have no D16 variant, for which LLVM rejects the word
+/// when D16 is set: the atomics, the `_pck`/`_pck_sgn` loads and stores (they move packed
+/// data as is), image_get_resinfo and image_get_lod.
+///
+/// mimg.tbl has a flag only for the atomics, so the mnemonic decides for the others.
+fn has_no_d16(def: &InstrDef) -> bool {
+    let m = def.mnemonic;
+    def.has(flags::ATOMIC)
+        || m.ends_with("_pck")
+        || m.ends_with("_pck_sgn")
+        || m == "image_get_resinfo"
+        || m == "image_get_lod"
+}
+
 /// Number of vdata registers LLVM prints (before the fall-back for tuples past v255).
 ///
 /// On gfx6/gfx7 the vectors are what the assembler accepted, which is the natural size:
@@ -136,9 +155,9 @@ fn mimg_vdata_count(def: &InstrDef, gen: Gen, dmask: u32, tfe: bool, d16: bool) 
     // gfx9 and later pack two 16-bit components per register; gfx8 does not.
     let packed = d16 && gen.is_gfx9_family();
     if def.has(flags::ATOMIC) {
-        let n = pop + tfe;
+        let n = pop.max(1) + tfe;
         if gen.is_si_ci() {
-            return n.max(1);
+            return n;
         }
         let cmpswap = def.operand(Role::Vdata).is_some_and(|o| o.ty.dwords() == 2);
         return match (cmpswap, n) {

@@ -143,6 +143,34 @@ pub fn push_imm(out: &mut String, gen: Gen, value: u64, ty: DataType) {
     }
 }
 
+/// Appends a literal dword used by a 16-bit (or packed 16-bit) operand as LLVM prints it.
+///
+/// The whole dword is tested for an inline integer (0x40 prints `64`, 0xffff0040 does not);
+/// otherwise a scalar 16-bit operand keeps only its low half: an FP16 operand prints the half
+/// as an inline float when it is one (0x12343800 -> `0.5`), and anything else in hex
+/// (0xffff8000 -> `0x8000`, 0x3e800000 -> `0x0`). Integer operands never print floats here,
+/// and packed operands print the whole dword in hex.
+pub fn push_literal16(out: &mut String, gen: Gen, literal: u32, ty: DataType) {
+    let signed = literal as i32;
+    if (-16..=64).contains(&signed) {
+        let _ = write!(out, "{signed}");
+        return;
+    }
+    if ty.bits() == 32 {
+        let _ = write!(out, "0x{literal:x}");
+        return;
+    }
+    let half = u64::from(literal & 0xffff);
+    let limit = if gen.is_si_ci() { 8 } else { 9 };
+    if ty.is_float() {
+        if let Some(i) = INLINE_F16[..limit].iter().position(|&v| v == half) {
+            out.push_str(INLINE_TEXT.get(i).copied().unwrap_or("0.15915494"));
+            return;
+        }
+    }
+    let _ = write!(out, "0x{half:x}");
+}
+
 /// The value a literal dword stands for in an operand of `ty`.
 pub fn literal_value(literal: u32, ty: DataType) -> u64 {
     if ty.bits() == 64 && ty.is_float() {
@@ -227,7 +255,11 @@ pub fn push_src(
         SrcValue::InlineFloat(v) => push_imm(out, gen, inline_float_value(v, ty), ty),
         SrcValue::Literal => {
             let lit = literal.ok_or(PrintError::Invalid)?;
-            push_imm(out, gen, literal_value(lit, ty), ty);
+            if ty.is_16bit() {
+                push_literal16(out, gen, lit, ty);
+            } else {
+                push_imm(out, gen, literal_value(lit, ty), ty);
+            }
         }
         SrcValue::Invalid(_) => return Err(PrintError::Invalid),
     }

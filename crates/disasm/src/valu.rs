@@ -1,8 +1,10 @@
-//! Printing of the valu instruction families.
+//! Printing of the vector ALU families: VOP1, VOP2 and VOPC in all their forms
+//! (`_e32`, `_e64`, `_sdwa`, `_dpp`; see `vop32.rs`), and the VOP3-only, VOP3P and MAI
+//! instructions (see `vop3.rs`).
 
-use gcnkit_isa::Instruction;
+use gcnkit_isa::{Encoding, Instruction};
 
-use crate::{PrintContext, PrintError};
+use crate::{vop3, vop32, PrintContext, PrintError};
 
 /// Appends the text of `inst`.
 pub(crate) fn print(
@@ -10,6 +12,8 @@ pub(crate) fn print(
     ctx: &PrintContext<'_>,
     out: &mut String,
 ) -> Result<(), PrintError> {
-    let _ = (inst, ctx, out);
-    Err(PrintError::Invalid)
+    match inst.def().encoding {
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc => vop32::print(inst, ctx, out),
+        _ => vop3::print(inst, ctx, out),
+    }
 }

@@ -326,7 +326,7 @@ static MTBUF_SI: Layout = layout!(M32_6, 0xE800_0000;
     Vaddr 32 8, Vdata 40 8, Srsrc 48 5, Slc 54 1, Tfe 55 1, Soffset 56 8);
 static MTBUF_VI: Layout = layout!(M32_6, 0xE800_0000;
     Offset 0 12, Offen 12 1, Idxen 13 1, Glc 14 1, Op 15 4, Dfmt 19 4, Nfmt 23 3,
-    Vaddr 32 8, Vdata 40 8, Srsrc 48 5, Slc 54 1, Acc 55 1, Tfe 55 1, Soffset 56 8);
+    Vaddr 32 8, Vdata 40 8, Srsrc 48 5, Sc1 53 1, Slc 54 1, Acc 55 1, Tfe 55 1, Soffset 56 8);
 static MIMG_SI: Layout = layout!(M32_6, 0xF000_0000;
     Dmask 8 4, Unorm 12 1, Glc 13 1, Da 14 1, R128 15 1, Tfe 16 1, Lwe 17 1, Op 18 7, Slc 25 1,
     Vaddr 32 8, Vdata 40 8, Srsrc 48 5, Ssamp 53 5);
@@ -337,11 +337,14 @@ static EXP_SI: Layout = layout!(M32_6, 0xF800_0000;
     En 0 4, Tgt 4 6, Compr 10 1, Done 11 1, Vm 12 1, Vsrc0 32 8, Vsrc1Exp 40 8, Vsrc2 48 8, Vsrc3 56 8);
 static EXP_VI: Layout = layout!(M32_6, 0xC400_0000;
     En 0 4, Tgt 4 6, Compr 10 1, Done 11 1, Vm 12 1, Vsrc0 32 8, Vsrc1Exp 40 8, Vsrc2 48 8, Vsrc3 56 8);
+// gfx7/gfx8 hardware has no offset, seg or saddr, but LLVM 19 decodes gfx8 FLAT with the gfx9
+// positions: it prints the offset field and rejects non-zero seg, lds or saddr bits.
 static FLAT_CI: Layout = layout!(M32_6, 0xDC00_0000;
-    Glc 16 1, Slc 17 1, Op 18 7, Addr 32 8, Data 40 8, Tfe 55 1, Vdst 56 8);
+    Offset 0 13, Lds 13 1, Seg 14 2, Glc 16 1, Slc 17 1, Op 18 7, Addr 32 8, Data 40 8, Saddr 48 7,
+    Tfe 55 1, Vdst 56 8);
 static FLAT_GFX9: Layout = layout!(M32_6, 0xDC00_0000;
     Offset 0 13, Lds 13 1, Seg 14 2, Glc 16 1, Slc 17 1, Op 18 7, Addr 32 8, Data 40 8, Saddr 48 7,
-    Nv 55 1, Acc 55 1, Vdst 56 8);
+    Sc1 25 1, Nv 55 1, Acc 55 1, Vdst 56 8);
 static FLAT_GFX940: Layout = layout!(M32_6, 0xDC00_0000;
     Offset 0 13, Lds 13 1, Seg 14 2, Glc 16 1, Slc 17 1, Op 18 7, Addr 32 8, Data 40 8, Saddr 48 7,
     Sve 13 1, Acc 55 1, Sc1 25 1, Vdst 56 8);

@@ -1,0 +1,4 @@
+//! The library behind the `gcn` command: each subcommand's work as functions, so that tests
+//! and tools can run them without a process.
+
+pub mod disasm;
