@@ -248,6 +248,7 @@ GCN_OVL float native_exp(float x) { return native_exp2(x * 1.4426950408889634f);
 GCN_OVL float native_log(float x) { return native_log2(x) * 0.6931471805599453f; }
 GCN_OVL float ldexp(float x, int e) { return __builtin_amdgcn_ldexpf(x, e); }
 GCN_OVL float4 fabs(float4 v) { return (float4)(fabs(v.x), fabs(v.y), fabs(v.z), fabs(v.w)); }
+GCN_OVL float3 rint(float3 v) { return (float3)(rint(v.x), rint(v.y), rint(v.z)); }
 GCN_OVL float dot(float4 a, float4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
 GCN_OVL float dot(float3 a, float3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 GCN_OVL float3 cross(float3 a, float3 b) {

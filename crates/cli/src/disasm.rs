@@ -161,7 +161,7 @@ pub fn render(
 fn report(name: &str, diags: &[(String, Diagnostic)], max: usize) {
     for (section, d) in diags.iter().take(max) {
         eprintln!(
-            "gcn: warning: {name}: {section}+0x{:x}: {}",
+            "gcn: warning: {name}: {section} at address 0x{:x}: {}",
             d.addr, d.message
         );
     }

@@ -145,30 +145,43 @@ pub fn push_imm(out: &mut String, gen: Gen, value: u64, ty: DataType) {
 
 /// Appends a literal dword used by a 16-bit (or packed 16-bit) operand as LLVM prints it.
 ///
-/// The whole dword is tested for an inline integer (0x40 prints `64`, 0xffff0040 does not);
-/// otherwise a scalar 16-bit operand keeps only its low half: an FP16 operand prints the half
-/// as an inline float when it is one (0x12343800 -> `0.5`), and anything else in hex
-/// (0xffff8000 -> `0x8000`, 0x3e800000 -> `0x0`). Integer operands never print floats here,
-/// and packed operands print the whole dword in hex.
+/// An FP16 operand keeps only the low half: an inline integer or inline float there prints
+/// as such (0x3f800000 -> `0`, 0x12343800 -> `0.5`), anything else in hex (0xffff8000 ->
+/// `0x8000`). An integer 16-bit operand tests the whole dword for an inline integer or
+/// 32-bit inline float (0x40 -> `64`, 0x3f800000 -> `1.0`) and otherwise prints the low half
+/// in hex (0xffff0040 -> `0x40`). Packed operands print like 32-bit ones.
 pub fn push_literal16(out: &mut String, gen: Gen, literal: u32, ty: DataType) {
+    if ty.bits() == 32 {
+        push_imm(out, gen, u64::from(literal), DataType::B32);
+        return;
+    }
+    let half = literal & 0xffff;
+    let limit = if gen.is_si_ci() { 8 } else { 9 };
+    if ty.is_float() {
+        let signed = i32::from(half as u16 as i16);
+        if (-16..=64).contains(&signed) {
+            let _ = write!(out, "{signed}");
+        } else if let Some(i) = INLINE_F16[..limit]
+            .iter()
+            .position(|&v| v == u64::from(half))
+        {
+            out.push_str(INLINE_TEXT.get(i).copied().unwrap_or("0.15915494"));
+        } else {
+            let _ = write!(out, "0x{half:x}");
+        }
+        return;
+    }
     let signed = literal as i32;
     if (-16..=64).contains(&signed) {
         let _ = write!(out, "{signed}");
-        return;
+    } else if let Some(i) = INLINE_F32[..limit]
+        .iter()
+        .position(|&v| v == u64::from(literal))
+    {
+        out.push_str(INLINE_TEXT.get(i).copied().unwrap_or("0.15915494"));
+    } else {
+        let _ = write!(out, "0x{half:x}");
     }
-    if ty.bits() == 32 {
-        let _ = write!(out, "0x{literal:x}");
-        return;
-    }
-    let half = u64::from(literal & 0xffff);
-    let limit = if gen.is_si_ci() { 8 } else { 9 };
-    if ty.is_float() {
-        if let Some(i) = INLINE_F16[..limit].iter().position(|&v| v == half) {
-            out.push_str(INLINE_TEXT.get(i).copied().unwrap_or("0.15915494"));
-            return;
-        }
-    }
-    let _ = write!(out, "0x{half:x}");
 }
 
 /// The value a literal dword stands for in an operand of `ty`.
@@ -251,6 +264,11 @@ pub fn push_src(
         SrcValue::Reg(..) | SrcValue::Special(_) => push_scalar_reg(out, gen, value, dwords)?,
         SrcValue::InlineInt(i) => {
             let _ = write!(out, "{i}");
+        }
+        // LLVM prints an FP inline constant used by a 16-bit integer operand as the hex of
+        // its half-precision bits (`0x3800` for 0.5).
+        SrcValue::InlineFloat(v) if ty.bits() == 16 && !ty.is_float() => {
+            let _ = write!(out, "0x{:x}", inline_float_value(v, ty));
         }
         SrcValue::InlineFloat(v) => push_imm(out, gen, inline_float_value(v, ty), ty),
         SrcValue::Literal => {

@@ -115,7 +115,10 @@ impl Caps {
         let srcs = [ty(Role::Src0), ty(Role::Src1)];
         let dst_float = ty(Role::Vdst).is_some_and(DataType::is_float);
         let any_fp_src = srcs.iter().flatten().any(|&t| has_fp_mods(t));
-        let sdst = def.operand(Role::Sdst).is_some() && def.encoding != Encoding::Vop1;
+        // A lane-mask destination: VOPC's, or the carry-out of a VOP2 instruction that also
+        // writes a VGPR (v_readlane_b32's sdst is an ordinary SGPR).
+        let sdst = def.operand(Role::Sdst).is_some()
+            && (def.encoding == Encoding::Vopc || def.operand(Role::Vdst).is_some());
         let vop3b = sdst && def.encoding == Encoding::Vop2;
         let name = def.mnemonic;
         let int_dot = name.starts_with("v_dot") && !any_fp_src;
@@ -165,7 +168,6 @@ fn check_mods(kind: ModKind, mods: SrcMods) -> Result<SrcMods, PrintError> {
         ModKind::None | ModKind::Ignored => Ok(SrcMods::default()),
         ModKind::Fp if mods.sext => Err(PrintError::Invalid),
         ModKind::Fp => Ok(mods),
-        ModKind::Int if mods.abs => Err(PrintError::Invalid),
         ModKind::Int => Ok(SrcMods {
             sext: mods.neg || mods.sext,
             ..SrcMods::default()
@@ -397,8 +399,12 @@ fn print_sdwa(inst: &Instruction, caps: &Caps, out: &mut String) -> Result<(), P
         sel_name(sel1)?;
     }
     sel_name(sel0)?;
+    // SDWA gives every integer source `sext` and every FP source `neg`/`abs`.
     for (i, m) in mods.iter_mut().enumerate() {
-        *m = check_mods(caps.mods[i], *m)?;
+        let fp = caps.mods[i] == ModKind::Fp;
+        if (fp && m.sext) || (!fp && (m.neg || m.abs)) {
+            return Err(PrintError::Invalid);
+        }
     }
     let srcs = Sources {
         src: [src0, src1],
@@ -469,10 +475,11 @@ fn print_dpp(inst: &Instruction, caps: &Caps, out: &mut String) -> Result<(), Pr
     print_operands_from(inst, caps, &srcs, out)?;
     out.push(' ');
     // Instructions with 64-bit operands (gfx90a+ DP ALU DPP) only take row_newbcast.
-    let dp = def
-        .operands
-        .iter()
-        .any(|o| o.ty.bits() == 64 && o.role != Role::Sdst);
+    let dp = matches!(gen, Gen::Gfx90a | Gen::Gfx940)
+        && def
+            .operands
+            .iter()
+            .any(|o| o.ty.bits() == 64 && matches!(o.role, Role::Vdst | Role::Src0 | Role::Src1));
     push_dpp_ctrl(out, gen, e(8, 9), dp);
     let _ = write!(out, " row_mask:0x{:x} bank_mask:0x{:x}", e(28, 4), e(24, 4));
     if e(19, 1) != 0 {

@@ -1,0 +1,1 @@
+kernel void k(global float *x) { x[0] = undefined_fn(x[1]); }
