@@ -3,7 +3,7 @@
 throughput (MB/s of executable section bytes), peak memory and the ratios.
 
 usage: scripts/bench-vs-llvm.py [FILE] [--runs N]
-FILE defaults to the largest gfx900 code object in target/rocsparse (scripts/rocsparse-corpus.sh).
+FILE defaults to the gfx900 code object with the most executable bytes in target/rocsparse (scripts/rocsparse-corpus.sh).
 Builds gcn in release mode first. Both tools write to /dev/null; the best of N runs counts.
 """
 import argparse, os, resource, subprocess, sys, time
@@ -47,7 +47,7 @@ def main():
     args = ap.parse_args()
     path = args.file
     if path is None:
-        cands = sorted((repo / "target/rocsparse").glob("*gfx900*.co"), key=lambda p: p.stat().st_size)
+        cands = sorted((repo / "target/rocsparse").glob("*gfx900*.co"), key=text_bytes)
         if not cands:
             sys.exit("no FILE given and no gfx900 code object in target/rocsparse "
                      "(run scripts/rocsparse-corpus.sh target/rocsparse)")

@@ -11,6 +11,7 @@
 # Files whose name starts with mfma_ are built only for targets with MFMA (gfx908 gfx90a gfx942).
 # Every object is checked to have no undefined symbols (we compile with -nogpulib, so a call
 # to a missing OpenCL library function would otherwise slip through).
+# All builds run even when some fail; the script then lists every failed build and exits 1.
 # Env: JOBS (default: nproc), TARGETS (default: the eight below).
 set -euo pipefail
 
@@ -60,10 +61,15 @@ export -f build_one
 
 for t in $TARGETS; do rm -rf "${out:?}/$t"; mkdir -p "$out/$t"; done
 start=$(date +%s)
-if ! jobs_list | xargs -P "$JOBS" -L 1 bash -c 'build_one "$@" || { echo "FAILED: $*" >&2; exit 255; }' _; then
-  echo "build-kernels: FAILED (see errors above)" >&2
+# Every job runs even if some fail (xargs then exits non-zero), so one run reports all failures.
+fails=$out/.failures; : > "$fails"; export fails
+jobs_list | xargs -P "$JOBS" -L 1 bash -c 'build_one "$@" || { echo "FAILED: $*" >&2; echo "$*" >> "$fails"; exit 1; }' _ || true
+if [ -s "$fails" ]; then
+  echo "build-kernels: FAILED: $(wc -l < "$fails") of $(jobs_list | wc -l) builds (TARGET STEM OPT NAME):" >&2
+  sed 's/^/  /' "$fails" >&2
   exit 1
 fi
+rm -f "$fails"
 # We compile with -nogpulib: a call to an OpenCL library function we do not define would
 # leave an undefined symbol. Check all objects at once (one process instead of one per job).
 undef=$(find "$out" -name '*.o' -print0 | xargs -0 "$NM" -u -A 2>&1) || { echo "$undef" >&2; exit 1; }
@@ -78,4 +84,9 @@ for t in $TARGETS; do
   echo "$t: $n_s .s, $n_o .o, $n_co .co"
   total=$((total + n_s + n_o + n_co))
 done
+expected=$(( $(jobs_list | wc -l) * 3 ))
+if [ "$total" -ne "$expected" ]; then
+  echo "build-kernels: FAILED: expected $expected files, found $total" >&2
+  exit 1
+fi
 echo "build-kernels: $total files in $out ($(( $(date +%s) - start ))s, $JOBS jobs)"

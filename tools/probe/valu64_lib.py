@@ -25,8 +25,12 @@ def disasm(mcpu, wordlists):
                        input='\n'.join(lines) + '\n', capture_output=True, text=True)
     if p.returncode != 0:
         if len(wordlists) == 1:
-            CRASHES.append((mcpu, bstr(list(wordlists[0]))))
-            return {}
+            # without -show-encoding llvm-mc prints the instruction (with an /*Invalid ...*/ comment)
+            q = subprocess.run([MC, '-triple=' + TRIPLE, '-mcpu=' + mcpu, '-disassemble'],
+                               input=bstr(list(wordlists[0])) + '\n', capture_output=True, text=True)
+            txt = [l.strip() for l in q.stdout.splitlines() if l.strip() and l.strip() != '.text']
+            CRASHES.append((mcpu, bstr(list(wordlists[0])), txt[0] if txt else '(nothing)'))
+            return {bstr(list(wordlists[0])): txt[0]} if txt else {}
         h = len(wordlists) // 2
         out = disasm(mcpu, wordlists[:h])
         out.update(disasm(mcpu, wordlists[h:]))

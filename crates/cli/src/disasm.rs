@@ -145,7 +145,7 @@ pub fn render(
         let section = Section {
             name: ".text",
             addr: 0,
-            bytes: bytes,
+            bytes,
             symbols: &[],
         };
         let d = if objdump {

@@ -11,6 +11,7 @@ mod mem;
 mod misc;
 pub mod operands;
 mod scalar;
+pub mod text;
 mod valu;
 mod vop3;
 mod vop32;

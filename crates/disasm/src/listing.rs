@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use gcnkit_isa::instruction::Instruction;
 use gcnkit_isa::{DecodeError, Encoding, Target};
 
+use crate::text::push_hex_upper;
 use crate::{print_instruction, PrintContext};
 
 /// A symbol that names an address in the listed section.
@@ -111,7 +112,7 @@ fn sorted_symbols(section: &Section<'_>) -> Vec<Symbol> {
         .filter(|s| s.addr >= section.addr && s.addr < section.addr + section.bytes.len() as u64)
         .cloned()
         .collect();
-    syms.sort_by(|a, b| a.addr.cmp(&b.addr));
+    syms.sort_by_key(|s| s.addr);
     syms.dedup_by(|b, a| a.addr == b.addr);
     syms
 }
@@ -148,7 +149,7 @@ pub fn objdump_section(
     let mut diags = Vec::new();
     let _ = writeln!(out, "Disassembly of section {}:", section.name);
     let mut next_sym = 0;
-    if syms.first().map_or(true, |s| s.addr != section.addr) && !section.bytes.is_empty() {
+    if syms.first().is_none_or(|s| s.addr != section.addr) && !section.bytes.is_empty() {
         let _ = writeln!(out, "\n{:016x} <{}>:", section.addr, section.name);
     }
     let mut line = String::with_capacity(64);
@@ -221,17 +222,25 @@ fn invalid_message(target: &Target, rest: &[u8]) -> String {
 fn push_objdump_line(out: &mut String, text: &str, addr: u64, bytes: &[u8], sym: Option<&str>) {
     out.push('\t');
     out.push_str(text);
-    for _ in text.len()..COMMENT_COLUMN - 1 {
-        out.push(' ');
-    }
-    let _ = write!(out, "// {addr:012X}:");
+    const SPACES: &str = "                                                            ";
+    out.push_str(
+        SPACES
+            .get(..(COMMENT_COLUMN - 1).saturating_sub(text.len()))
+            .unwrap_or(""),
+    );
+    out.push_str("// ");
+    push_hex_upper(out, addr, 12);
+    out.push(':');
     for w in bytes.chunks(4) {
         let mut v = [0u8; 4];
         v[..w.len()].copy_from_slice(w);
-        let _ = write!(out, " {:08X}", u32::from_le_bytes(v));
+        out.push(' ');
+        push_hex_upper(out, u32::from_le_bytes(v) as u64, 8);
     }
     if let Some(s) = sym {
-        let _ = write!(out, " <{s}>");
+        out.push_str(" <");
+        out.push_str(s);
+        out.push('>');
     }
     out.push('\n');
 }

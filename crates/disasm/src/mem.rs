@@ -219,6 +219,8 @@ fn print_buf(
         invalid_if(!glc_allowed(def, gen))?;
     }
     invalid_if(lds && !def.has(flags::LDS))?;
+    // gfx6/7: LLVM's addr64 forms have no offen/idxen variant.
+    invalid_if(addr64 && (offen || idxen))?;
     // LLVM has no tfe forms of the atomics, of MTBUF and of the LDS-direct loads, and no
     // AccVGPR form of the latter.
     invalid_if((tfe && (atomic || mtbuf)) || (bit55 && lds))?;
@@ -387,7 +389,7 @@ const NUM_FORMATS: [&str; 8] = [
 
 /// ` format:[DFMT,NFMT]`, each part left out at its default (dfmt 1, nfmt 0), the whole
 /// omitted when both are.
-fn push_format(out: &mut String, _gen: Gen, dfmt: u32, nfmt: u32) {
+fn push_format(out: &mut String, gen: Gen, dfmt: u32, nfmt: u32) {
     let show_d = dfmt != 1;
     let show_n = nfmt != 0;
     if !show_d && !show_n {
@@ -401,7 +403,12 @@ fn push_format(out: &mut String, _gen: Gen, dfmt: u32, nfmt: u32) {
         }
     }
     if show_n {
-        out.push_str(NUM_FORMATS.get(nfmt as usize).copied().unwrap_or(""));
+        // LLVM names number format 6 differently on gfx6/gfx7.
+        let name = match nfmt {
+            6 if gen.is_si_ci() => "BUF_NUM_FORMAT_SNORM_OGL",
+            _ => NUM_FORMATS.get(nfmt as usize).copied().unwrap_or(""),
+        };
+        out.push_str(name);
     }
     out.push(']');
 }
@@ -513,18 +520,16 @@ fn print_flat(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
             _ => return Err(PrintError::Invalid),
         }
     }
-    if gen != Gen::Gfx7 {
-        let raw = inst.field(Field::Offset);
-        if enc == Encoding::Flat {
-            if raw != 0 {
-                let _ = write!(out, " offset:{raw}");
-            }
-        } else {
-            let signed = ((raw << 19) as i32) >> 19;
-            if signed != 0 {
-                let _ = write!(out, " offset:{signed}");
-            }
-        }
+    // gfx7/8 have no offset in hardware, but LLVM decodes and prints the gfx9 field: unsigned
+    // (all 13 bits) for FLAT, signed for GLOBAL and SCRATCH.
+    let raw = inst.field(Field::Offset);
+    let offset = if enc == Encoding::Flat {
+        raw as i32
+    } else {
+        ((raw << 19) as i32) >> 19
+    };
+    if offset != 0 {
+        let _ = write!(out, " offset:{offset}");
     }
     push_cache_bits(out, gen, glc, slc, sc1);
     if scc {

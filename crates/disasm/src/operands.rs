@@ -210,10 +210,23 @@ pub fn push_scalar_reg(
     value: u32,
     dwords: u32,
 ) -> Result<(), PrintError> {
-    match src_value(gen, value) {
+    // Tuples of three or more registers are SGPR-numbered up to s103 on every generation
+    // (flat_scratch is only a name for pairs).
+    let class_of = |v: u32| {
+        if dwords >= 3 && (100..=103).contains(&v) {
+            SrcValue::Reg(RegClass::Sgpr, v)
+        } else {
+            src_value(gen, v)
+        }
+    };
+    match class_of(value) {
         SrcValue::Reg(RegClass::Sgpr, n) => {
             let n = align_scalar(n, dwords);
-            let limit = if gen.is_si_ci() { 104 } else { 102 };
+            let limit = if gen.is_si_ci() || dwords >= 3 {
+                104
+            } else {
+                102
+            };
             if n + dwords > limit {
                 return Err(PrintError::Invalid);
             }
@@ -221,7 +234,12 @@ pub fn push_scalar_reg(
         }
         SrcValue::Reg(RegClass::Ttmp, n) => {
             let n = align_scalar(n, dwords);
-            let count = if gen.is_gfx9_family() { 16 } else { 12 };
+            // LLVM names ttmp12-15 in wide tuples even on gfx8.
+            let count = if gen.is_gfx9_family() || dwords >= 3 {
+                16
+            } else {
+                12
+            };
             if n + dwords > count {
                 return Err(PrintError::Invalid);
             }
@@ -231,7 +249,9 @@ pub fn push_scalar_reg(
             // LLVM decodes a wide tuple starting at vcc/exec/tba as the 64-bit register and
             // says so in a comment.
             let name = match s {
-                Special::VccLo | Special::ExecLo | Special::TbaLo => special_name(s, 2),
+                Special::VccLo | Special::ExecLo | Special::TbaLo | Special::XnackMaskLo => {
+                    special_name(s, 2)
+                }
                 _ => None,
             };
             out.push_str(name.ok_or(PrintError::Invalid)?);

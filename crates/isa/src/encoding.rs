@@ -240,12 +240,31 @@ pub struct Layout {
     pub value: u64,
     /// The fields.
     pub fields: &'static [FieldPos],
+    /// Position in `fields` of each [`Field`] (by discriminant), or `u8::MAX`: field access is
+    /// on every hot path of the decoder and printers, so it is a table lookup.
+    index: [u8; FIELD_COUNT],
+}
+
+/// Number of [`Field`] variants.
+const FIELD_COUNT: usize = Field::Sve as usize + 1;
+
+const fn build_index(fields: &[FieldPos]) -> [u8; FIELD_COUNT] {
+    let mut index = [u8::MAX; FIELD_COUNT];
+    let mut i = 0;
+    while i < fields.len() {
+        index[fields[i].field as usize] = i as u8;
+        i += 1;
+    }
+    index
 }
 
 impl Layout {
     /// Position of `field`, if the layout has it.
+    #[inline]
     pub fn field(&self, field: Field) -> Option<FieldPos> {
-        self.fields.iter().copied().find(|f| f.field == field)
+        self.fields
+            .get(self.index[field as usize] as usize)
+            .copied()
     }
 
     /// Value of `field` in `bits`, or 0 if the layout lacks it.
@@ -273,7 +292,12 @@ impl Layout {
 
 macro_rules! layout {
     ($mask:expr, $value:expr; $($f:ident $lo:literal $w:literal),* $(,)?) => {
-        Layout { mask: $mask, value: $value, fields: &[ $( FieldPos { field: Field::$f, lo: $lo, width: $w } ),* ] }
+        Layout {
+            mask: $mask,
+            value: $value,
+            fields: &[ $( FieldPos { field: Field::$f, lo: $lo, width: $w } ),* ],
+            index: build_index(&[ $( FieldPos { field: Field::$f, lo: $lo, width: $w } ),* ]),
+        }
     };
 }
 
@@ -416,13 +440,8 @@ pub fn identify(gen: Gen, word0: u32) -> Option<Encoding> {
         0b110000 | 0b110001 if si => Encoding::Smrd,
         0b110001 => Encoding::Exp,
         0b110010 if si => Encoding::Vintrp,
-        0b110100 if !si && (w & M32_9) == 0xD380_0000 => {
-            if gen.is_gfx9_family() {
-                Encoding::Vop3p
-            } else {
-                return None;
-            }
-        }
+        0b110100 if !si && (w & M32_9) == 0xD380_0000 && gen.is_gfx9_family() => Encoding::Vop3p,
+        0b110100 if !si && (w & M32_9) == 0xD380_0000 => return None,
         0b110100 => Encoding::Vop3,
         0b110101 if !si => Encoding::Vintrp,
         0b110110 => Encoding::Ds,

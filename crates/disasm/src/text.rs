@@ -1,0 +1,89 @@
+//! Number formatting for the printers, without `core::fmt`: the printers append millions of
+//! numbers, and the formatting machinery was the largest cost in profiles.
+
+const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
+const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Appends `value` in decimal.
+#[inline]
+pub fn push_u64(out: &mut String, mut value: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    // The buffer holds only ASCII digits.
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("?"));
+}
+
+/// Appends `value` in decimal, with a minus sign when negative.
+#[inline]
+pub fn push_i64(out: &mut String, value: i64) {
+    if value < 0 {
+        out.push('-');
+    }
+    push_u64(out, value.unsigned_abs());
+}
+
+/// Appends `0x` and `value` in lower-case hex without leading zeros (`0x0` for zero).
+#[inline]
+pub fn push_hex(out: &mut String, value: u64) {
+    out.push_str("0x");
+    push_hex_digits(out, value, 1, HEX_LOWER);
+}
+
+/// Appends `value` in upper-case hex, zero-padded to at least `width` digits, no prefix.
+#[inline]
+pub fn push_hex_upper(out: &mut String, value: u64, width: usize) {
+    push_hex_digits(out, value, width, HEX_UPPER);
+}
+
+#[inline]
+fn push_hex_digits(out: &mut String, value: u64, width: usize, digits: &[u8; 16]) {
+    let mut buf = [0u8; 16];
+    let mut i = buf.len();
+    let mut v = value;
+    loop {
+        i -= 1;
+        buf[i] = digits[(v & 0xf) as usize];
+        v >>= 4;
+        if v == 0 {
+            break;
+        }
+    }
+    let len = buf.len() - i;
+    for _ in len..width {
+        out.push('0');
+    }
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("?"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_format_like_core_fmt() {
+        for v in [0u64, 1, 9, 10, 255, 4096, u32::MAX as u64, u64::MAX] {
+            let mut s = String::new();
+            push_u64(&mut s, v);
+            assert_eq!(s, format!("{v}"));
+            s.clear();
+            push_hex(&mut s, v);
+            assert_eq!(s, format!("0x{v:x}"));
+            s.clear();
+            push_hex_upper(&mut s, v, 12);
+            assert_eq!(s, format!("{v:012X}"));
+        }
+        for v in [0i64, -1, -16, 64, i64::MIN, i64::MAX] {
+            let mut s = String::new();
+            push_i64(&mut s, v);
+            assert_eq!(s, format!("{v}"));
+        }
+    }
+}

@@ -1,1 +1,0 @@
-kernel void k(global float *x) { x[0] = undefined_fn(x[1]); }
