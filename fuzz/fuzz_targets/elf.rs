@@ -2,6 +2,7 @@
 #![no_main]
 
 use gcnkit_cli::disasm::{render, Style};
+use gcnkit_disasm::listing::Output;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -11,6 +12,8 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     // Rendering needs an ELF (raw code needs a target); both styles.
-    let _ = render("fuzz", data, None, Style::LlvmObjdump);
-    let _ = render("fuzz", data, None, Style::Source);
+    for style in [Style::LlvmObjdump, Style::Source] {
+        let mut out = Output::memory();
+        let _ = render("fuzz", data, None, style, &mut out);
+    }
 });

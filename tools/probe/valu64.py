@@ -213,7 +213,7 @@ def vop3_variants(w0, w1, roles, interp, vop3b, gfx9):
         out.append((w0, setf(setf(w1, SRC_LO[a], 9, SREG[a]), SRC_LO[b], 9, 240)))
         out.append((w0, setf(setf(w1, SRC_LO[a], 9, 193), SRC_LO[b], 9, SREG[b])))
     mods1 = [(28, 3, 7), (28, 3, 1), (28, 3, 4), (26 + 1, 2, 1), (27, 2, 2), (27, 2, 3)]  # neg / omod
-    for lo, wd, v in [(29, 3, 7), (29, 3, 1), (29, 3, 4), (27, 2, 1), (27, 2, 2), (27, 2, 3)]:
+    for lo, wd, v in [(29, 3, 7), (29, 3, 1), (29, 3, 2), (29, 3, 3), (29, 3, 4), (27, 2, 1), (27, 2, 2), (27, 2, 3)]:
         out.append((w0, setf(w1, lo, wd, v)))
     out.append((w0 | (1 << 15), w1))
     out.append((w0 | (1 << 15), setf(w1, 27, 2, 2)))
@@ -250,7 +250,7 @@ def vop3p_variants(w0, w1, roles, mai, gfx940):
         out.append((b0 & ~(1 << 14), b1))
         out.append((b0, setf(b1, 27, 2, 1)))
         out.append((b0, setf(b1, 27, 2, 2)))
-        for v in (7, 1, 4):
+        for v in (7, 1, 2, 3, 4):
             out.append((b0, setf(b1, 29, 3, v)))  # neg_lo
             out.append((setf(b0, 8, 3, v), b1))  # neg_hi
         out.append((b0 | (1 << 15), b1))
@@ -452,7 +452,8 @@ HEADER = {
 #   +mods=LIST     modifiers LLVM decodes and prints for this row (abs neg clamp omod op_sel high sext;
 #                  `none` = no modifier). LLVM reports words with the bits of any other modifier set as an
 #                  invalid encoding (printed as .long by llvm-objdump). Taken from the newest generation
-#                  having the row; see tools/probe/NOTES-valu64.md for per-generation differences.
+#                  having the row; see tools/probe/NOTES-valu64.md for per-generation differences
+#                  (gfx6/gfx7: no clamp on integer ops nor on VOP3B; no op_sel before gfx9; no sext on gfx6/7).
 #   +cpus=LIST     the gfx9 column applies only to these gfx9 processors.
 """,
     'VOP3P': """# VOP3P instructions, including VOP3P-MAI (MFMA, SMFMAC, v_accvgpr_*).
@@ -460,7 +461,8 @@ HEADER = {
 # Opcode columns: the 7-bit opcode (bits 22:16); bits 31:23 = 0x1A7.
 # Flags:
 #   +mods=LIST     modifiers LLVM decodes and prints for this row (neg_lo neg_hi op_sel op_sel_hi clamp
-#                  cbsz abid blgp neg); words with other modifier bits set may be invalid for LLVM.
+#                  cbsz abid blgp neg abs; `neg`/`abs` = printed as -src / |src| (v_*_mix_*: neg_lo bits
+#                  print as -src, neg_hi bits as |src|)); words with other modifier bits set may be invalid.
 #   +mai           VOP3P-MAI layout: cbsz[10:8] abid[14:11] acc_cd[15] (gfx90a+; on gfx908 vdst and src2 are
 #                  always AccVGPRs) / word1 acc[28:27] (src0/src1 are AccVGPRs), blgp[31:29] (printed as
 #                  neg:[..] for v_mfma_f64_* on gfx940).
@@ -493,7 +495,7 @@ def write_tables(rows, seen_mods):
             fl.insert(0, '+mods=' + (','.join(x for x in ('abs', 'neg', 'clamp', 'omod', 'op_sel', 'high', 'sext') if x in m) or 'none'))
         else:
             m = seen_mods.get(((enc, mn), [g for g in GENS if g in r['op']][-1]), set())
-            fl.insert(0, '+mods=' + (','.join(x for x in ('neg_lo', 'neg_hi', 'op_sel', 'op_sel_hi', 'clamp', 'cbsz', 'abid', 'blgp', 'neg') if x in m) or 'none'))
+            fl.insert(0, '+mods=' + (','.join(x for x in ('neg_lo', 'neg_hi', 'op_sel', 'op_sel_hi', 'clamp', 'cbsz', 'abid', 'blgp', 'neg', 'abs') if x in m) or 'none'))
             if mn.startswith(('v_mfma', 'v_smfmac')):
                 fl.insert(0, '+mai')
             if mn in ('v_accvgpr_write_b32', 'v_accvgpr_mov_b32'):

@@ -8,7 +8,9 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 
 use gcnkit_codeobj::{is_elf, CodeObject};
-use gcnkit_disasm::listing::{objdump_section, source_section, Diagnostic, Section, Symbol};
+use gcnkit_disasm::listing::{
+    objdump_section, source_section, Diagnostic, Output, Section, Symbol,
+};
 use gcnkit_disasm::{print_instruction, PrintContext};
 use gcnkit_isa::Target;
 
@@ -71,10 +73,11 @@ pub fn run(args: &DisasmArgs) -> Result<ExitCode> {
     } else {
         Style::Source
     };
-    let (out, diags) = render(&name, &bytes, explicit, style)?;
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    if let Err(e) = lock.write_all(out.as_bytes()).and_then(|_| lock.flush()) {
+    let mut out = Output::streaming(&mut lock);
+    let diags = render(&name, &bytes, explicit, style, &mut out)?;
+    if let Err(e) = out.finish() {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             return Err(e).context("writing output");
         }
@@ -92,26 +95,26 @@ pub enum Style {
     LlvmObjdump,
 }
 
-/// Disassembles a whole input file (ELF or raw machine code) into text.
+/// Disassembles a whole input file (ELF or raw machine code) into `out`.
 ///
-/// `name` is used in the llvm-objdump header and in messages. Returns the text and the
-/// diagnostics about bytes that did not decode, each with its section name.
+/// `name` is used in the llvm-objdump header and in messages. Returns the about bytes that did not decode, each with its section name.
 pub fn render(
     name: &str,
     bytes: &[u8],
     explicit: Option<Target>,
     style: Style,
-) -> Result<(String, Vec<(String, Diagnostic)>)> {
+    out: &mut Output<'_>,
+) -> Result<Vec<(String, Diagnostic)>> {
     let objdump = style == Style::LlvmObjdump;
-    let mut out = String::with_capacity(bytes.len() * 12);
     let mut diags: Vec<(String, Diagnostic)> = Vec::new();
     if is_elf(bytes) {
         let obj = CodeObject::parse(bytes).with_context(|| format!("'{name}'"))?;
         let target = explicit.unwrap_or(obj.target);
         if objdump {
-            out.push_str(&format!("\n{name}:\tfile format elf64-amdgpu\n"));
+            out.buf
+                .push_str(&format!("\n{name}:\tfile format elf64-amdgpu\n"));
         } else {
-            out.push_str(&format!(
+            out.buf.push_str(&format!(
                 "\t.amdgcn_target \"amdgcn-amd-amdhsa--{}\"\n",
                 target.processor.name
             ));
@@ -130,11 +133,11 @@ pub fn render(
                 bytes: sec.data,
                 symbols: &symbols,
             };
-            out.push('\n');
+            out.buf.push('\n');
             let d = if objdump {
-                objdump_section(&target, &section, &mut out)
+                objdump_section(&target, &section, out)
             } else {
-                source_section(&target, &section, &mut out)
+                source_section(&target, &section, out)
             };
             diags.extend(d.into_iter().map(|d| (sec.name.clone(), d)));
         }
@@ -149,13 +152,13 @@ pub fn render(
             symbols: &[],
         };
         let d = if objdump {
-            objdump_section(&target, &section, &mut out)
+            objdump_section(&target, &section, out)
         } else {
-            source_section(&target, &section, &mut out)
+            source_section(&target, &section, out)
         };
         diags.extend(d.into_iter().map(|d| (".text".to_string(), d)));
     }
-    Ok((out, diags))
+    Ok(diags)
 }
 
 fn report(name: &str, diags: &[(String, Diagnostic)], max: usize) {

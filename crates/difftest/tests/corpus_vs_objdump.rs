@@ -12,7 +12,7 @@ use std::process::Command;
 use gcnkit_cli::disasm::{render, Style};
 use gcnkit_codeobj::CodeObject;
 use gcnkit_difftest::{llvm_bin, llvm_mc_assemble, llvm_objdump};
-use gcnkit_disasm::listing::walk;
+use gcnkit_disasm::listing::{walk, Output};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -70,7 +70,9 @@ fn compare_objdump(bin: &Path, file: &Path, count: &mut Count) {
     let mcpu = obj.target.processor.name;
     let name = file.display().to_string();
     let theirs = llvm_objdump(bin, mcpu, file).expect("llvm-objdump runs");
-    let (ours, _) = render(&name, &bytes, None, Style::LlvmObjdump).expect("gcnkit renders");
+    let mut out = Output::memory();
+    render(&name, &bytes, None, Style::LlvmObjdump, &mut out).expect("gcnkit renders");
+    let ours = out.finish().expect("in-memory output");
     count.files += 1;
     if ours == theirs {
         count.files_identical += 1;

@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gcnkit_codeobj::CodeObject;
-use gcnkit_disasm::listing::{objdump_section, walk, Section};
+use gcnkit_disasm::listing::{objdump_section, walk, Output, Section};
 
 fn bench(c: &mut Criterion) {
     let path = std::env::var("GCNKIT_BENCH_FILE").unwrap_or_else(|_| {
@@ -38,9 +38,8 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.bench_function("llvm-objdump listing", |b| {
-        let mut out = String::new();
         b.iter(|| {
-            out.clear();
+            let mut out = Output::memory();
             for s in &sections {
                 let section = Section {
                     name: &s.name,
@@ -50,7 +49,7 @@ fn bench(c: &mut Criterion) {
                 };
                 objdump_section(&target, &section, &mut out);
             }
-            out.len()
+            out.buf.len()
         })
     });
     group.finish();

@@ -94,6 +94,74 @@ pub fn walk<'l>(
     }
 }
 
+/// Where a listing goes: a growing string, or a writer that gets the text in chunks so that
+/// a large listing never sits in memory whole.
+pub struct Output<'w> {
+    /// Text not yet handed to the writer.
+    pub buf: String,
+    sink: Option<&'w mut dyn std::io::Write>,
+    error: Option<std::io::Error>,
+}
+
+/// Size at which buffered text is handed to the writer.
+const CHUNK: usize = 1 << 16;
+
+impl<'w> Output<'w> {
+    /// Collects the whole listing in memory.
+    pub fn memory() -> Output<'static> {
+        Output {
+            buf: String::new(),
+            sink: None,
+            error: None,
+        }
+    }
+
+    /// Streams the listing to `sink` in chunks.
+    pub fn streaming(sink: &'w mut dyn std::io::Write) -> Output<'w> {
+        Output {
+            buf: String::with_capacity(CHUNK + 4096),
+            sink: Some(sink),
+            error: None,
+        }
+    }
+
+    /// Hands buffered text to the writer once there is enough of it.
+    #[inline]
+    pub fn maybe_flush(&mut self) {
+        if self.buf.len() >= CHUNK {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if let Some(sink) = self.sink.as_mut() {
+            if self.error.is_none() {
+                if let Err(e) = sink.write_all(self.buf.as_bytes()) {
+                    self.error = Some(e);
+                }
+            }
+            self.buf.clear();
+        }
+    }
+
+    /// Writes what is left and returns the in-memory text (empty when streaming), or the
+    /// first write error.
+    pub fn finish(mut self) -> std::io::Result<String> {
+        self.flush();
+        if let Some(sink) = self.sink.as_mut() {
+            if self.error.is_none() {
+                if let Err(e) = sink.flush() {
+                    self.error = Some(e);
+                }
+            }
+        }
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(std::mem::take(&mut self.buf)),
+        }
+    }
+}
+
 /// Target address of a branch instruction (SOPP branches with a 16-bit dword offset).
 pub fn branch_target(inst: &Instruction, addr: u64) -> Option<u64> {
     if !matches!(inst.encoding, Encoding::Sopp | Encoding::Sopk)
@@ -143,14 +211,14 @@ const COMMENT_COLUMN: usize = 60;
 pub fn objdump_section(
     target: &Target,
     section: &Section<'_>,
-    out: &mut String,
+    out: &mut Output<'_>,
 ) -> Vec<Diagnostic> {
     let syms = sorted_symbols(section);
     let mut diags = Vec::new();
-    let _ = writeln!(out, "Disassembly of section {}:", section.name);
+    let _ = writeln!(out.buf, "Disassembly of section {}:", section.name);
     let mut next_sym = 0;
     if syms.first().is_none_or(|s| s.addr != section.addr) && !section.bytes.is_empty() {
-        let _ = writeln!(out, "\n{:016x} <{}>:", section.addr, section.name);
+        let _ = writeln!(out.buf, "\n{:016x} <{}>:", section.addr, section.name);
     }
     let mut line = String::with_capacity(64);
     walk(
@@ -162,7 +230,7 @@ pub fn objdump_section(
             let addr = section.addr + off as u64;
             while next_sym < syms.len() && syms[next_sym].addr <= addr {
                 let s = &syms[next_sym];
-                let _ = writeln!(out, "\n{:016x} <{}>:", s.addr, s.name);
+                let _ = writeln!(out.buf, "\n{:016x} <{}>:", s.addr, s.name);
                 next_sym += 1;
             }
             line.clear();
@@ -170,7 +238,7 @@ pub fn objdump_section(
             match item {
                 Item::Instruction(inst) => {
                     let sym = branch_target(&inst, addr).map(|t| symbolize(&syms, section, t));
-                    push_objdump_line(out, text, addr, bytes, sym.as_deref());
+                    push_objdump_line(&mut out.buf, text, addr, bytes, sym.as_deref());
                 }
                 Item::Invalid(word) => {
                     let _ = write!(line, ".long 0x{word:x}");
@@ -178,7 +246,7 @@ pub fn objdump_section(
                         addr,
                         message: invalid_message(target, &section.bytes[off..]),
                     });
-                    push_objdump_line(out, &line, addr, bytes, None);
+                    push_objdump_line(&mut out.buf, &line, addr, bytes, None);
                 }
                 Item::Tail => {
                     line.push_str(".byte ");
@@ -192,18 +260,19 @@ pub fn objdump_section(
                         addr,
                         message: format!("{len} trailing bytes do not form an instruction"),
                     });
-                    out.push('\t');
-                    out.push_str(&line);
+                    out.buf.push('\t');
+                    out.buf.push_str(&line);
                     for _ in line.len()..COMMENT_COLUMN - 1 {
-                        out.push(' ');
+                        out.buf.push(' ');
                     }
-                    let _ = write!(out, "// {addr:012X}:");
+                    let _ = write!(out.buf, "// {addr:012X}:");
                     for b in bytes {
-                        let _ = write!(out, " {b:02X}");
+                        let _ = write!(out.buf, " {b:02X}");
                     }
-                    out.push('\n');
+                    out.buf.push('\n');
                 }
             }
+            out.maybe_flush();
         },
     );
     diags
@@ -247,7 +316,11 @@ fn push_objdump_line(out: &mut String, text: &str, addr: u64, bytes: &[u8], sym:
 
 /// Appends an assembly-source listing of one section: symbols become labels, branch
 /// targets become `.LBB<n>_<m>` labels, invalid words become `.long`.
-pub fn source_section(target: &Target, section: &Section<'_>, out: &mut String) -> Vec<Diagnostic> {
+pub fn source_section(
+    target: &Target,
+    section: &Section<'_>,
+    out: &mut Output<'_>,
+) -> Vec<Diagnostic> {
     let syms = sorted_symbols(section);
     // First pass: collect branch targets.
     let mut labels: BTreeMap<u64, String> = BTreeMap::new();
@@ -276,7 +349,7 @@ pub fn source_section(target: &Target, section: &Section<'_>, out: &mut String) 
         *name = format!(".LBB{func}_{count}");
         count += 1;
     }
-    let _ = writeln!(out, "\t.section\t{}", section.name);
+    let _ = writeln!(out.buf, "\t.section\t{}", section.name);
     let mut diags = Vec::new();
     let mut next_sym = 0;
     let label_of = |t: u64| labels.get(&t).map(String::as_str);
@@ -288,31 +361,32 @@ pub fn source_section(target: &Target, section: &Section<'_>, out: &mut String) 
         |off, item, len, text| {
             let addr = section.addr + off as u64;
             while next_sym < syms.len() && syms[next_sym].addr <= addr {
-                let _ = writeln!(out, "{}:", syms[next_sym].name);
+                let _ = writeln!(out.buf, "{}:", syms[next_sym].name);
                 next_sym += 1;
             }
             if let Some(l) = labels.get(&addr) {
-                let _ = writeln!(out, "{l}:");
+                let _ = writeln!(out.buf, "{l}:");
             }
             match item {
                 Item::Instruction(_) => {
-                    let _ = writeln!(out, "\t{text}");
+                    let _ = writeln!(out.buf, "\t{text}");
                 }
                 Item::Invalid(word) => {
                     diags.push(Diagnostic {
                         addr,
                         message: invalid_message(target, &section.bytes[off..]),
                     });
-                    let _ = writeln!(out, "\t.long 0x{word:08x}");
+                    let _ = writeln!(out.buf, "\t.long 0x{word:08x}");
                 }
                 Item::Tail => {
                     let bytes: Vec<String> = section.bytes[off..off + len]
                         .iter()
                         .map(|b| format!("0x{b:02x}"))
                         .collect();
-                    let _ = writeln!(out, "\t.byte {}", bytes.join(", "));
+                    let _ = writeln!(out.buf, "\t.byte {}", bytes.join(", "));
                 }
             }
+            out.maybe_flush();
         },
     );
     diags

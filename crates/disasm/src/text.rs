@@ -17,8 +17,9 @@ pub fn push_u64(out: &mut String, mut value: u64) {
             break;
         }
     }
-    // The buffer holds only ASCII digits.
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("?"));
+    for &b in &buf[i..] {
+        out.push(b as char);
+    }
 }
 
 /// Appends `value` in decimal, with a minus sign when negative.
@@ -60,7 +61,9 @@ fn push_hex_digits(out: &mut String, value: u64, width: usize, digits: &[u8; 16]
     for _ in len..width {
         out.push('0');
     }
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("?"));
+    for &b in &buf[i..] {
+        out.push(b as char);
+    }
 }
 
 #[cfg(test)]

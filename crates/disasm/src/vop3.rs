@@ -183,10 +183,18 @@ fn print_vop3(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
         return Err(PrintError::Invalid);
     }
     let present = (1u32 << nsrc) - 1;
-    if !caps.mods && (neg != 0 || abs != 0) {
+    // gfx9 op_sel rows keep op_sel in the source-modifier operands, so their neg/abs bits
+    // decode whatever the types; integer sources ignore them.
+    if !caps.mods && !caps.opsel && (neg != 0 || abs != 0) {
         return Err(PrintError::Invalid);
     }
-    if (neg | abs) & !present != 0 {
+    // gfx940's v_cvt_sr_*: the tied byte-select input counts as a third source.
+    let sel_present = if def.mnemonic.starts_with("v_cvt_sr_") {
+        0b111
+    } else {
+        present
+    };
+    if (neg | abs) & !sel_present != 0 {
         return Err(PrintError::Invalid);
     }
     let clamp = if caps.vop3b || !gen.is_si_ci() {
@@ -205,11 +213,6 @@ fn print_vop3(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     };
     if caps.opsel {
         // Bits of absent sources are fixed at zero.
-        let sel_present = if def.mnemonic.starts_with("v_cvt_sr_") {
-            0b111
-        } else {
-            present
-        };
         if opsel & 0b0111 & !sel_present != 0 {
             return Err(PrintError::Invalid);
         }
@@ -225,7 +228,7 @@ fn print_vop3(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
                 push_scalar_reg(out, gen, inst.field(Field::Sdst), op.ty.dwords())?
             }
             // v_readlane_b32: the SGPR destination sits in the VDST field.
-            Role::Sdst => push_scalar_reg(out, gen, inst.field(Field::Vdst), op.ty.dwords())?,
+            Role::Sdst => push_lane_dst(out, gen, inst.field(Field::Vdst))?,
             Role::Src0 | Role::Src1 | Role::Src2 => {
                 let i = src_index(op.role);
                 let value = inst.field(src_field(op.role));
@@ -236,24 +239,35 @@ fn print_vop3(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
                 };
                 let mods = if op.ty.is_float() {
                     raw
+                } else if caps.opsel {
+                    SrcMods::default()
                 } else {
                     SrcMods {
                         sext: raw.neg,
                         ..SrcMods::default()
                     }
                 };
-                push_src_mods(out, gen, value, op.ty, None, mods)?;
+                let lane = matches!(def.mnemonic, "v_readlane_b32" | "v_writelane_b32");
+                if lane {
+                    // v_readlane_b32's src0 is a VGPR (or LDS direct), the other lane
+                    // operands are scalar.
+                    let read_src0 = def.mnemonic == "v_readlane_b32" && op.role == Role::Src0;
+                    push_lane_operand(out, gen, value, read_src0)?;
+                } else if op.ty.dwords() >= 2 && value == 254 {
+                    // LDS direct reads 32 bits only.
+                    return Err(PrintError::Invalid);
+                } else if op.ty.dwords() > 2 {
+                    let class = format!("VReg_{}", op.ty.bits());
+                    push_rc_operand(out, gen, value, op.ty.dwords(), false, &class, Imm::Invalid)?;
+                } else {
+                    push_src_mods(out, gen, value, op.ty, None, mods)?;
+                }
             }
             _ => return Err(PrintError::Invalid),
         }
     }
     if caps.opsel {
-        // gfx940's v_cvt_sr_*: the tied byte-select input counts as a third source.
-        let nsel = if def.mnemonic.starts_with("v_cvt_sr_") {
-            3
-        } else {
-            nsrc
-        };
+        let nsel = sel_present.count_ones();
         let n = nsel + 1;
         // [src0, src1, (src2,) dst]: the dst bit is bit 3 of the field.
         let bits = (opsel & ((1 << nsel) - 1)) | ((opsel >> 3) & 1) << nsel;
@@ -264,6 +278,53 @@ fn print_vop3(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     push_clamp(out, clamp);
     push_omod(out, omod);
     Ok(())
+}
+
+/// The `SReg_32` destination of v_readlane_b32: LLVM decodes the 8-bit field like a scalar
+/// source and flags constants.
+fn push_lane_dst(out: &mut String, gen: Gen, value: u32) -> Result<(), PrintError> {
+    use gcnkit_isa::instruction::Special;
+    match src_value(gen, value) {
+        SrcValue::InlineInt(_) | SrcValue::InlineFloat(_) => {
+            push_src(out, gen, value, DataType::B32, None)?;
+            out.push_str("/*Invalid immediate*/");
+            Ok(())
+        }
+        SrcValue::Special(Special::LdsDirect) => {
+            out.push_str(
+                "src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/",
+            );
+            Ok(())
+        }
+        _ => push_src(out, gen, value, DataType::B32, None),
+    }
+}
+
+/// An operand of v_readlane_b32 / v_writelane_b32 (gfx8+): `VRegOrLds_32` for the
+/// source of v_readlane_b32, `SReg_32` (SGPR or constant) otherwise.
+fn push_lane_operand(
+    out: &mut String,
+    gen: Gen,
+    value: u32,
+    vgpr_class: bool,
+) -> Result<(), PrintError> {
+    use gcnkit_isa::instruction::Special;
+    let kind = src_value(gen, value);
+    if vgpr_class {
+        if kind == SrcValue::Special(Special::LdsDirect) {
+            out.push_str("src_lds_direct");
+            return Ok(());
+        }
+        return push_rc_operand(out, gen, value, 1, false, "VRegOrLds_32", Imm::Invalid);
+    }
+    match kind {
+        SrcValue::Reg(RegClass::Vgpr, _) | SrcValue::Special(Special::LdsDirect) => {
+            push_src(out, gen, value, DataType::B32, None)?;
+            out.push_str("/*Invalid register, operand has 'SReg_32' register class*/");
+            Ok(())
+        }
+        _ => push_src(out, gen, value, DataType::B32, None),
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -302,32 +363,47 @@ fn print_interp(inst: &Instruction, out: &mut String) -> Result<(), PrintError> 
         abs: abs >> i & 1 != 0,
         sext: false,
     };
-    push_src_mods(
-        out,
-        gen,
-        inst.field(Field::Src1),
-        DataType::F32,
-        None,
-        mods(1),
-    )?;
+    push_vgpr_src_mods(out, gen, inst.field(Field::Src1), mods(1))?;
     out.push_str(", ");
     push_attr(out, src0 & 0x3f, src0 >> 6 & 3);
     if has_src2 {
         out.push_str(", ");
-        push_src_mods(
-            out,
-            gen,
-            inst.field(Field::Src2),
-            DataType::F32,
-            None,
-            mods(2),
-        )?;
+        push_vgpr_src_mods(out, gen, inst.field(Field::Src2), mods(2))?;
     }
     if src0 & 0x100 != 0 {
         out.push_str(" high");
     }
     push_clamp(out, clamp);
     push_omod(out, omod);
+    Ok(())
+}
+
+/// Appends a `VGPR_32` source with its modifiers; other values are flagged as LLVM does
+/// (`|s0/*Invalid register, ...*/|`, `neg(1/*Invalid immediate*/)`).
+fn push_vgpr_src_mods(
+    out: &mut String,
+    gen: Gen,
+    value: u32,
+    mods: SrcMods,
+) -> Result<(), PrintError> {
+    let inline = matches!(
+        src_value(gen, value),
+        SrcValue::InlineInt(_) | SrcValue::InlineFloat(_)
+    );
+    let neg_call = mods.neg && !mods.abs && inline;
+    if mods.neg {
+        out.push_str(if neg_call { "neg(" } else { "-" });
+    }
+    if mods.abs {
+        out.push('|');
+    }
+    push_rc_operand(out, gen, value, 1, false, "VGPR_32", Imm::Invalid)?;
+    if mods.abs {
+        out.push('|');
+    }
+    if neg_call {
+        out.push(')');
+    }
     Ok(())
 }
 
@@ -359,6 +435,10 @@ fn push_packed_src(
         SrcValue::InlineInt(_) | SrcValue::InlineFloat(_) | SrcValue::Literal => {
             push_src_mods(out, gen, value, const_type(ty), None, mods)
         }
+        // LDS direct reads 32 bits only.
+        SrcValue::Special(gcnkit_isa::instruction::Special::LdsDirect) if ty.dwords() > 1 => {
+            Err(PrintError::Invalid)
+        }
         _ => push_src_mods(out, gen, value, ty, None, mods),
     }
 }
@@ -380,10 +460,6 @@ fn print_vop3p(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
         return Err(PrintError::Invalid);
     }
     if (neg_lo | neg_hi | op_sel) & !present != 0 {
-        return Err(PrintError::Invalid);
-    }
-    // Two-source instructions keep op_sel_hi of the absent src2 at one.
-    if nsrc < 3 && op_sel_hi & 4 == 0 {
         return Err(PrintError::Invalid);
     }
 
@@ -434,19 +510,87 @@ fn print_vop3p(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
 // VOP3P-MAI
 // ---------------------------------------------------------------------------------------
 
-/// Appends a vector-register operand that is an AccVGPR range when `agpr`, or any source
-/// (SGPR, constant) as a plain operand of type `ty`.
-fn push_mai_src(
+/// How a register-class-checked MAI operand treats inline constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Imm {
+    /// Accepted, printed at this type.
+    Ok(DataType),
+    /// Printed at 32 bits with an `/*Invalid immediate*/` comment.
+    Invalid,
+}
+
+/// Appends a scalar register range of `dwords` registers as LLVM decodes it for a
+/// vector-register operand (before flagging it): pairs and 4..16-register tuples as usual,
+/// 32-register (1024-bit) operands as a single register, the low half of vcc, exec,
+/// flat_scratch or xnack_mask as the 64-bit register.
+fn push_wide_sreg(out: &mut String, gen: Gen, value: u32, dwords: u32) -> Result<(), PrintError> {
+    use gcnkit_isa::instruction::Special;
+    match src_value(gen, value) {
+        SrcValue::Special(s) if dwords > 2 => {
+            out.push_str(match s {
+                Special::FlatScratchLo => "flat_scratch",
+                Special::XnackMaskLo => "xnack_mask",
+                Special::VccLo => "vcc",
+                Special::ExecLo => "exec",
+                Special::TbaLo => "tba",
+                Special::TmaLo => "tma",
+                _ => return Err(PrintError::Invalid),
+            });
+            Ok(())
+        }
+        SrcValue::Reg(class @ (RegClass::Sgpr | RegClass::Ttmp), n) if dwords > 16 => {
+            crate::operands::push_reg(out, class, n, 1);
+            Ok(())
+        }
+        _ => push_scalar_reg(out, gen, value, dwords),
+    }
+}
+
+/// Appends an operand of a vector register class (`VReg_128`, `AV_64`, ...): a VGPR range
+/// (an AccVGPR range when `agpr`), or whatever else the field holds, flagged as LLVM does.
+fn push_rc_operand(
     out: &mut String,
     gen: Gen,
     value: u32,
-    ty: DataType,
+    dwords: u32,
     agpr: bool,
+    class: &str,
+    imm: Imm,
 ) -> Result<(), PrintError> {
+    use gcnkit_isa::instruction::Special;
     match src_value(gen, value) {
-        SrcValue::Reg(RegClass::Vgpr, n) => push_vreg(out, agpr, n, ty.dwords()),
-        SrcValue::Literal => Err(PrintError::Invalid),
-        _ => push_src(out, gen, value, const_type(ty), None),
+        SrcValue::Reg(RegClass::Vgpr, n) => push_vreg(out, agpr, n, dwords),
+        SrcValue::InlineInt(_) | SrcValue::InlineFloat(_) => match imm {
+            Imm::Ok(ty) => push_src(out, gen, value, ty, None),
+            Imm::Invalid => {
+                push_src(out, gen, value, DataType::B32, None)?;
+                out.push_str("/*Invalid immediate*/");
+                Ok(())
+            }
+        },
+        SrcValue::Literal | SrcValue::Invalid(_) => Err(PrintError::Invalid),
+        SrcValue::Special(
+            Special::SrcSharedBase
+            | Special::SrcSharedLimit
+            | Special::SrcPrivateBase
+            | Special::SrcPrivateLimit
+            | Special::SrcPopsExitingWaveId
+            | Special::SrcVccz
+            | Special::SrcExecz
+            | Special::SrcScc
+            | Special::Null,
+        ) => push_scalar_reg(out, gen, value, 1),
+        SrcValue::Special(Special::LdsDirect) if dwords > 1 || matches!(imm, Imm::Ok(_)) => {
+            Err(PrintError::Invalid)
+        }
+        _ => {
+            push_wide_sreg(out, gen, value, dwords)?;
+            let _ = write!(
+                out,
+                "/*Invalid register, operand has '{class}' register class*/"
+            );
+            Ok(())
+        }
     }
 }
 
@@ -457,14 +601,13 @@ fn print_mai(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     let smfmac = name.starts_with("v_smfmac");
     let cbsz = inst.field(Field::Cbsz);
     let abid = inst.field(Field::Abid);
-    let acc_cd = inst.field(Field::AccCd) != 0;
     let acc = inst.field(Field::Acc);
     let blgp = inst.field(Field::Blgp);
-    let gfx908 = gen == Gen::Gfx908;
-    if gfx908 && acc_cd {
+    // gfx908 ignores acc_cd: vdst and src2 are always AccVGPRs there.
+    let cd_agpr = gen == Gen::Gfx908 || inst.field(Field::AccCd) != 0;
+    if smfmac && blgp != 0 {
         return Err(PrintError::Invalid);
     }
-    let cd_agpr = gfx908 || acc_cd;
     let ty = |r: Role| def.operand(r).map(|o| o.ty);
     out.push_str(name);
     out.push(' ');
@@ -478,12 +621,38 @@ fn print_mai(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
         let Some(t) = ty(role) else { continue };
         out.push_str(", ");
         let value = inst.field(src_field(role));
-        let agpr = match role {
-            Role::Src2 if smfmac => false,
-            Role::Src2 => cd_agpr,
-            _ => acc >> i & 1 != 0,
-        };
-        push_mai_src(out, gen, value, t, agpr)?;
+        let dwords = t.dwords();
+        let bits = dwords * 32;
+        match role {
+            Role::Src2 if smfmac => {
+                push_rc_operand(out, gen, value, 1, false, "VGPR_32", Imm::Invalid)?
+            }
+            Role::Src2 => {
+                let class = if cd_agpr {
+                    format!("AReg_{bits}")
+                } else {
+                    format!("VReg_{bits}")
+                };
+                push_rc_operand(
+                    out,
+                    gen,
+                    value,
+                    dwords,
+                    cd_agpr,
+                    &class,
+                    Imm::Ok(if name.starts_with("v_mfma_f64") {
+                        DataType::F64
+                    } else {
+                        const_type(t)
+                    }),
+                )?
+            }
+            _ => {
+                let agpr = acc >> i & 1 != 0;
+                let class = format!("AV_{bits}");
+                push_rc_operand(out, gen, value, dwords, agpr, &class, Imm::Invalid)?
+            }
+        }
     }
     if cbsz != 0 {
         let _ = write!(out, " cbsz:{cbsz}");
@@ -502,18 +671,29 @@ fn print_mai(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
 }
 
 /// v_accvgpr_read_b32 (`vN, aM`) and v_accvgpr_write_b32 (`aN, src`).
+///
+/// Besides vdst and src0 only bit 14, clamp and bits 60:59 (the op_sel_hi bits) may be set;
+/// they are ignored.
 fn print_accvgpr(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     let def = inst.def();
     let gen = inst.gen;
     let read = def.has(flags::ACCSRC0);
+    let fixed = (inst.bits >> 8) & 0x3f == 0
+        && inst.bits >> 61 == 0
+        && inst.field(Field::Src1) == 0
+        && inst.field(Field::Src2) == 0;
+    if !fixed {
+        return Err(PrintError::Invalid);
+    }
     out.push_str(def.mnemonic);
     out.push(' ');
     push_vreg(out, !read, inst.field(Field::Vdst), 1)?;
     out.push_str(", ");
     let value = inst.field(Field::Src0);
-    match src_value(gen, value) {
-        SrcValue::Reg(RegClass::Vgpr, n) => push_vreg(out, read, n, 1)?,
-        _ => push_src(out, gen, value, DataType::B32, None)?,
+    if read {
+        push_rc_operand(out, gen, value, 1, true, "AGPR_32", Imm::Invalid)?;
+    } else {
+        push_src(out, gen, value, DataType::B32, None)?;
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use gcnkit_isa::instruction::{src_value, RegClass, SrcValue};
 use gcnkit_isa::{flags, DataType, Encoding, Field, Form, Gen, InstrDef, Instruction, Role};
 
-use crate::operands::{push_imm, push_scalar_reg, push_src, push_vreg};
+use crate::operands::{push_scalar_reg, push_src, push_vreg};
 use crate::vop_common::{has_fp_mods, push_clamp, push_omod, push_src_mods, SrcMods};
 use crate::{PrintContext, PrintError};
 
@@ -138,9 +138,21 @@ impl Caps {
         }
         let int_clamp = INT_CLAMP.contains(&name)
             || (gen.is_gfx9_family() && matches!(name, "v_add_u32" | "v_sub_u32" | "v_subrev_u32"));
+        if def.encoding == Encoding::Vopc {
+            // Compares take clamp only when both sources are FP (not v_cmp_class_*), and
+            // never an output modifier.
+            let all_fp = srcs.iter().flatten().all(|&t| has_fp_mods(t));
+            return Caps {
+                mods,
+                clamp: all_fp,
+                omod: false,
+                sdst,
+                vop3b,
+            };
+        }
         Caps {
             mods,
-            clamp: any_fp_src || dst_float || sdst || int_clamp || int_dot,
+            clamp: any_fp_src || dst_float || vop3b || int_clamp || int_dot,
             omod: (any_fp_src || dst_float) && !NO_OMOD.contains(&name) && !int_dot,
             sdst,
             vop3b,
@@ -222,8 +234,8 @@ fn print_operands_from(
             Role::Src2 => out.push_str("vcc"),
             Role::K => {
                 let k = inst.ext.ok_or(PrintError::Invalid)?;
-                // The constant prints at 32 bits whatever the instruction's type.
-                push_imm(out, gen, u64::from(k), DataType::B32);
+                // LLVM prints the constant as 32-bit hex whatever its value and type.
+                let _ = write!(out, "0x{k:x}");
             }
             _ => return Err(PrintError::Invalid),
         }
@@ -281,6 +293,10 @@ fn print_operands(inst: &Instruction, caps: &Caps, out: &mut String) -> Result<(
     } else {
         256 + vsrc1
     };
+    // v_nop / v_clrexcp ignore the SRC0 field but not VDST.
+    if def.operands.is_empty() && inst.field(Field::Vdst) != 0 {
+        return Err(PrintError::Invalid);
+    }
     let srcs = Sources {
         src: [inst.field(Field::Src0), src1],
         mods: [SrcMods::default(); 2],
