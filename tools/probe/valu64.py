@@ -3,7 +3,9 @@
 
 gfx8+: every VOP3 (10-bit) and VOP3P (7-bit) opcode is disassembled with several operand layouts
 (valu64_enum.py); gfx6/gfx7: mnemonics are assembled with -mcpu=tahiti / bonaire and the 9-bit opcode
-is read back. Usage: python3 tools/probe/valu64.py [--cache enum.json]  (from anywhere)."""
+is read back. Usage: python3 tools/probe/valu64.py [--cache enum.json]  (from anywhere).
+valu64_names.txt (gfx6/7 candidate mnemonics) is every `v_*` string in LLVM 19's mnemonic table:
+  strings -n 5 /usr/lib/llvm-19/lib/libLLVM.so.19.1 | grep -E '^v_[a-z0-9_]+$' | sort -u"""
 import os, re, sys, json, struct, itertools, collections
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from valu64_lib import disasm, assemble, split_text, parse_reg, bstr, CRASHES

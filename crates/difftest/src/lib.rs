@@ -23,15 +23,65 @@ pub fn llvm_bin() -> Option<PathBuf> {
 const SENTINEL: [u8; 4] = [0x5a, 0x5a, 0x80, 0xbf];
 const SENTINEL_TEXT: &str = "s_nop 0x5a5a";
 
-/// Disassembles each candidate with `llvm-mc -disassemble` in one process run.
-///
-/// Returns, per candidate, the printed text or `None` when LLVM rejected it (or printed
-/// anything other than exactly one instruction for it).
+/// What llvm-mc made of one candidate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LlvmOutcome {
+    /// Exactly one instruction, with this text.
+    Text(String),
+    /// Rejected (a warning), or not exactly one instruction.
+    Rejected,
+    /// llvm-mc crashed on this candidate alone (see docs/llvm-differences.md).
+    Crashed,
+}
+
+impl LlvmOutcome {
+    /// The text, if LLVM printed one.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            LlvmOutcome::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// Disassembles each candidate with `llvm-mc -disassemble`, in as few process runs as
+/// possible. llvm-mc 19 crashes on a few encodings; a batch that crashes is split in halves
+/// until the crashing candidates are alone, and those are reported as [`LlvmOutcome::Crashed`].
 pub fn llvm_mc_disassemble(
     bin: &Path,
     mcpu: &str,
     candidates: &[Vec<u8>],
-) -> std::io::Result<Vec<Option<String>>> {
+) -> std::io::Result<Vec<LlvmOutcome>> {
+    /// Batches stay small so that a crash costs little to isolate.
+    const BATCH: usize = 512;
+    if candidates.len() > BATCH {
+        let mut results = Vec::with_capacity(candidates.len());
+        for chunk in candidates.chunks(BATCH) {
+            results.extend(llvm_mc_disassemble(bin, mcpu, chunk)?);
+        }
+        return Ok(results);
+    }
+    if candidates.is_empty() {
+        return Ok(Vec::new());
+    }
+    match disassemble_batch(bin, mcpu, candidates)? {
+        Some(results) => Ok(results),
+        None if candidates.len() == 1 => Ok(vec![LlvmOutcome::Crashed]),
+        None => {
+            let (a, b) = candidates.split_at(candidates.len() / 2);
+            let mut results = llvm_mc_disassemble(bin, mcpu, a)?;
+            results.extend(llvm_mc_disassemble(bin, mcpu, b)?);
+            Ok(results)
+        }
+    }
+}
+
+/// One llvm-mc run; `None` if it crashed.
+fn disassemble_batch(
+    bin: &Path,
+    mcpu: &str,
+    candidates: &[Vec<u8>],
+) -> std::io::Result<Option<Vec<LlvmOutcome>>> {
     let mut input = String::with_capacity(candidates.len() * 64);
     let fmt_group = |bytes: &[u8], input: &mut String| {
         input.push('[');
@@ -58,9 +108,15 @@ pub fn llvm_mc_disassemble(
         .stderr(Stdio::null())
         .spawn()?;
     let mut stdin = child.stdin.take().expect("piped stdin");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    // A crashing llvm-mc closes its end early; the write error is expected then.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
     let output = child.wait_with_output()?;
-    writer.join().expect("writer thread")?;
+    let _ = writer.join();
+    if !output.status.success() {
+        return Ok(None);
+    }
     let text = String::from_utf8_lossy(&output.stdout);
     let mut results = Vec::with_capacity(candidates.len());
     let mut chunk: Vec<String> = Vec::new();
@@ -70,14 +126,17 @@ pub fn llvm_mc_disassemble(
             continue;
         }
         if t == SENTINEL_TEXT {
-            results.push(if chunk.len() == 1 { chunk.pop() } else { None });
+            results.push(match (chunk.len(), chunk.pop()) {
+                (1, Some(t)) => LlvmOutcome::Text(t),
+                _ => LlvmOutcome::Rejected,
+            });
             chunk.clear();
         } else {
             chunk.push(t.to_string());
         }
     }
-    results.resize(candidates.len(), None);
-    Ok(results)
+    results.resize(candidates.len(), LlvmOutcome::Rejected);
+    Ok(Some(results))
 }
 
 /// Assembles `lines` (one instruction each) with `llvm-mc -show-encoding` and returns, per

@@ -152,7 +152,20 @@ pub fn push_imm(out: &mut String, gen: Gen, value: u64, ty: DataType) {
 /// in hex (0xffff0040 -> `0x40`). Packed operands print like 32-bit ones.
 pub fn push_literal16(out: &mut String, gen: Gen, literal: u32, ty: DataType) {
     if ty.bits() == 32 {
-        push_imm(out, gen, u64::from(literal), DataType::B32);
+        // Packed FP16 names an inline float only when the dword is that half alone
+        // (0x3c00 -> `1.0`, 0x3c003c00 and 0x3f800000 stay hex); packed integers read the
+        // dword as a 32-bit value (0x3f800000 -> `1.0`).
+        let limit = if gen.is_si_ci() { 8 } else { 9 };
+        let half_float = ty.is_float()
+            && !(-16..=64).contains(&(literal as i32))
+            && INLINE_F16[..limit].contains(&u64::from(literal));
+        if half_float {
+            push_imm(out, gen, u64::from(literal), DataType::F16);
+        } else if ty.is_float() && !(-16..=64).contains(&(literal as i32)) {
+            let _ = write!(out, "0x{literal:x}");
+        } else {
+            push_imm(out, gen, u64::from(literal), DataType::B32);
+        }
         return;
     }
     let half = literal & 0xffff;
@@ -281,6 +294,8 @@ pub fn push_src(
     let dwords = ty.dwords();
     match src_value(gen, value) {
         SrcValue::Reg(RegClass::Vgpr, n) => push_vreg(out, false, n, dwords)?,
+        // LDS direct reads deliver 32 bits.
+        SrcValue::Special(Special::LdsDirect) if dwords > 1 => return Err(PrintError::Invalid),
         SrcValue::Reg(..) | SrcValue::Special(_) => push_scalar_reg(out, gen, value, dwords)?,
         SrcValue::InlineInt(i) => {
             let _ = write!(out, "{i}");
@@ -296,7 +311,7 @@ pub fn push_src(
             if ty.is_16bit() {
                 push_literal16(out, gen, lit, ty);
             } else {
-                push_imm(out, gen, literal_value(lit, ty), ty);
+                push_literal(out, gen, literal_value(lit, ty), ty);
             }
         }
         SrcValue::Invalid(_) => return Err(PrintError::Invalid),
@@ -310,4 +325,23 @@ pub fn is_constant(gen: Gen, value: u32) -> bool {
         src_value(gen, value),
         SrcValue::InlineInt(_) | SrcValue::InlineFloat(_) | SrcValue::Literal
     )
+}
+
+/// Appends a literal constant. From gfx8 on this is exactly what LLVM prints (a literal equal
+/// to an inline constant prints as that constant). LLVM cannot disassemble gfx6/gfx7, and there
+/// gcnkit's text must mean the same bytes: such a literal prints as `lit(...)`, the syntax that
+/// forces a literal encoding (see docs/llvm-differences.md: llvm-mc-19 ignores it on gfx6/7).
+pub fn push_literal(out: &mut String, gen: Gen, value: u64, ty: DataType) {
+    let start = out.len();
+    push_imm(out, gen, value, ty);
+    // Text llvm-mc would encode as an inline constant: anything not in hex, and small hex
+    // values (the high half of a 64-bit float literal).
+    let small_hex = out[start..]
+        .strip_prefix("0x")
+        .and_then(|h| u64::from_str_radix(h, 16).ok())
+        .is_some_and(|v| v <= 64);
+    if gen.is_si_ci() && (!out[start..].starts_with("0x") || small_hex) {
+        out.insert_str(start, "lit(");
+        out.push(')');
+    }
 }

@@ -19,7 +19,9 @@ use gcnkit_isa::instruction::{src_value, RegClass, SrcValue};
 use gcnkit_isa::{flags, DataType, Encoding, Field, Gen, InstrDef, Instruction, Role};
 
 use crate::operands::{push_scalar_reg, push_src, push_vreg};
-use crate::vop_common::{push_bit_list, push_clamp, push_omod, push_src_mods, SrcMods};
+use crate::vop_common::{
+    push_bit_list, push_clamp, push_omod, push_src_mods, vop3_src_mods, SrcMods,
+};
 use crate::{PrintContext, PrintError};
 
 /// Appends the text of `inst`.
@@ -152,7 +154,9 @@ impl Caps {
         let clamp = if NO_CLAMP.contains(&name) {
             false
         } else if gen.is_si_ci() {
-            src0_float || name == "v_cvt_pk_u8_f32" && false
+            // gfx6/7 have no integer clamp: LLVM's assembler rejects `clamp` on an
+            // instruction with an integer result.
+            src0_float && (dst_float || def.operand(Role::Vdst).is_none())
         } else {
             src0_float || INT_CLAMP.contains(&name)
         };
@@ -160,10 +164,22 @@ impl Caps {
             mods,
             clamp,
             omod,
-            opsel: gen.is_gfx9_family() && def.has(flags::OPSEL),
+            opsel: gen.is_gfx9_family() && has_op_sel(def),
             vop3b: def.has(flags::VOP3B),
         }
     }
+}
+
+/// True for the rows whose VOP3 encoding carries `op_sel` on gfx9+: those with a 16-bit
+/// source (except the `_legacy` forms, which keep the gfx8 encoding), and gfx940's fp8/bf8
+/// conversions.
+fn has_op_sel(def: &InstrDef) -> bool {
+    let name = def.mnemonic;
+    let half_src = sources(def).iter().any(|&(_, t)| t.bits() == 16);
+    (half_src && !name.contains("_legacy"))
+        || name.starts_with("v_cvt_pk_fp8")
+        || name.starts_with("v_cvt_pk_bf8")
+        || name.starts_with("v_cvt_sr_")
 }
 
 fn print_vop3(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
@@ -197,11 +213,19 @@ fn print_vop3(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     if (neg | abs) & !sel_present != 0 {
         return Err(PrintError::Invalid);
     }
-    let clamp = if caps.vop3b || !gen.is_si_ci() {
+    // gfx8+ keep clamp in bit 15; gfx6/7 VOP3A in bit 11, while their VOP3B encoding has
+    // no clamp (bits 16:15 are not decoded).
+    let clamp = if !gen.is_si_ci() {
         (inst.bits >> 15) & 1 != 0
+    } else if caps.vop3b {
+        false
     } else {
         (inst.bits >> 11) & 1 != 0
     };
+    // gfx6/7 read LDS directly only through src0.
+    if gen.is_si_ci() && (inst.field(Field::Src1) == 254 || inst.field(Field::Src2) == 254) {
+        return Err(PrintError::Invalid);
+    }
     let omod = inst.field(Field::Omod);
     if (clamp && !caps.clamp) || (omod != 0 && !caps.omod) {
         return Err(PrintError::Invalid);
@@ -232,10 +256,14 @@ fn print_vop3(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
             Role::Src0 | Role::Src1 | Role::Src2 => {
                 let i = src_index(op.role);
                 let value = inst.field(src_field(op.role));
-                let raw = SrcMods {
-                    neg: neg >> i & 1 != 0,
-                    abs: abs >> i & 1 != 0,
-                    sext: false,
+                // VOP3B words have no abs bits (bits 14:8 hold the SGPR destination).
+                let raw = if caps.vop3b {
+                    SrcMods {
+                        neg: neg >> i & 1 != 0,
+                        ..SrcMods::default()
+                    }
+                } else {
+                    vop3_src_mods(inst, i)
                 };
                 let mods = if op.ty.is_float() {
                     raw
@@ -358,17 +386,12 @@ fn print_interp(inst: &Instruction, out: &mut String) -> Result<(), PrintError> 
     out.push(' ');
     push_vreg(out, false, inst.field(Field::Vdst), 1)?;
     out.push_str(", ");
-    let mods = |i: u32| SrcMods {
-        neg: neg >> i & 1 != 0,
-        abs: abs >> i & 1 != 0,
-        sext: false,
-    };
-    push_vgpr_src_mods(out, gen, inst.field(Field::Src1), mods(1))?;
+    push_vgpr_src_mods(out, gen, inst.field(Field::Src1), vop3_src_mods(inst, 1))?;
     out.push_str(", ");
     push_attr(out, src0 & 0x3f, src0 >> 6 & 3);
     if has_src2 {
         out.push_str(", ");
-        push_vgpr_src_mods(out, gen, inst.field(Field::Src2), mods(2))?;
+        push_vgpr_src_mods(out, gen, inst.field(Field::Src2), vop3_src_mods(inst, 2))?;
     }
     if src0 & 0x100 != 0 {
         out.push_str(" high");

@@ -7,11 +7,14 @@
 
 use std::fmt::Write as _;
 
-use gcnkit_isa::instruction::{src_value, RegClass, SrcValue};
+use gcnkit_isa::instruction::{src_value, RegClass, Special, SrcValue};
 use gcnkit_isa::{flags, DataType, Encoding, Field, Form, Gen, InstrDef, Instruction, Role};
 
 use crate::operands::{push_scalar_reg, push_src, push_vreg};
-use crate::vop_common::{has_fp_mods, push_clamp, push_omod, push_src_mods, SrcMods};
+use crate::vop_common::{
+    has_fp_mods, push_clamp, push_invalid_imm, push_invalid_reg_note, push_omod, push_src_mods,
+    SrcMods,
+};
 use crate::{PrintContext, PrintError};
 
 /// Appends the text of `inst`.
@@ -208,29 +211,32 @@ fn print_operands_from(
                 push_vreg(out, agpr, inst.field(Field::Vdst), op.ty.dwords())?;
             }
             // v_readfirstlane_b32 / v_readlane_b32: the SGPR sits in the VDST field.
-            Role::Sdst if !caps.sdst => {
-                push_scalar_reg(out, gen, inst.field(Field::Vdst), op.ty.dwords())?;
-            }
+            Role::Sdst if !caps.sdst => push_lane_sdst(out, gen, inst.field(Field::Vdst))?,
             Role::Sdst => push_mask_dst(inst, caps, out)?,
             Role::Src0 | Role::Src1 => {
                 let i = usize::from(op.role == Role::Src1);
                 let (value, mods) = (srcs.src[i], srcs.mods[i]);
-                if def.mnemonic == "v_accvgpr_mov_b32" {
-                    match src_value(gen, value) {
-                        SrcValue::Reg(RegClass::Vgpr, n) => push_vreg(out, true, n, 1)?,
-                        _ => push_src(out, gen, value, op.ty, inst.ext)?,
-                    }
+                let literal = if inst.form == Form::Native {
+                    inst.ext
                 } else {
-                    let literal = if inst.form == Form::Native {
-                        inst.ext
-                    } else {
-                        None
-                    };
-                    push_src_mods(out, gen, value, op.ty, literal, mods)?;
+                    None
+                };
+                match def.mnemonic {
+                    "v_accvgpr_mov_b32" => {
+                        push_restricted_src(out, gen, value, literal, "AGPR_32")?;
+                    }
+                    "v_readfirstlane_b32" => {
+                        push_restricted_src(out, gen, value, literal, "VRegOrLds_32")?;
+                    }
+                    // Sources that LLVM types as VGPR-only.
+                    "v_swap_b32" | "v_movrels_b32" | "v_movrelsd_b32" => {
+                        push_restricted_src(out, gen, value, literal, "VGPR_32")?;
+                    }
+                    _ => push_src_mods(out, gen, value, op.ty, literal, mods)?,
                 }
             }
             // The carry-in / lane mask: an SGPR pair in VOP3, `vcc` otherwise.
-            Role::Src2 if e64 => push_mask_src(out, gen, inst.field(Field::Src2))?,
+            Role::Src2 if e64 => push_mask(out, gen, inst.field(Field::Src2))?,
             Role::Src2 => out.push_str("vcc"),
             Role::K => {
                 let k = inst.ext.ok_or(PrintError::Invalid)?;
@@ -254,7 +260,7 @@ fn push_mask_dst(inst: &Instruction, caps: &Caps, out: &mut String) -> Result<()
             } else {
                 inst.field(Field::Vdst)
             };
-            push_scalar_reg(out, gen, value, 2)
+            push_mask(out, gen, value)
         }
         // gfx9 VOPC SDWA: SD (bit 15) selects the SGPR pair in bits 14:8 over vcc.
         Form::Sdwa
@@ -262,7 +268,7 @@ fn push_mask_dst(inst: &Instruction, caps: &Caps, out: &mut String) -> Result<()
                 && inst.def().encoding == Encoding::Vopc
                 && inst.ext_bits(15, 1) != 0 =>
         {
-            push_scalar_reg(out, gen, inst.ext_bits(8, 7), 2)
+            push_mask(out, gen, inst.ext_bits(8, 7))
         }
         _ => {
             out.push_str("vcc");
@@ -271,15 +277,74 @@ fn push_mask_dst(inst: &Instruction, caps: &Caps, out: &mut String) -> Result<()
     }
 }
 
-/// A 64-bit SGPR-pair source (carry-in, v_cndmask's mask) of the VOP3 form.
-fn push_mask_src(out: &mut String, gen: Gen, value: u32) -> Result<(), PrintError> {
+/// A 64-bit lane mask given by a source-style encoding value: the compare / carry-out
+/// destination, the carry-in or v_cndmask's mask in the VOP3 form. LLVM decodes
+/// constants and VGPRs there but flags them.
+fn push_mask(out: &mut String, gen: Gen, value: u32) -> Result<(), PrintError> {
     match src_value(gen, value) {
+        SrcValue::InlineInt(_) | SrcValue::InlineFloat(_) => {
+            push_invalid_imm(out, gen, value, None)
+        }
         SrcValue::Reg(RegClass::Vgpr, n) => {
             push_vreg(out, false, n, 2)?;
-            out.push_str("/*Invalid register, operand has 'SReg_1_XEXEC' register class*/");
+            push_invalid_reg_note(out, "SReg_1_XEXEC");
             Ok(())
         }
+        SrcValue::Literal | SrcValue::Invalid(_) | SrcValue::Special(Special::LdsDirect) => {
+            Err(PrintError::Invalid)
+        }
         _ => push_scalar_reg(out, gen, value, 2),
+    }
+}
+
+/// The SGPR destination of v_readfirstlane_b32 / v_readlane_b32 (the VDST field).
+fn push_lane_sdst(out: &mut String, gen: Gen, value: u32) -> Result<(), PrintError> {
+    match src_value(gen, value) {
+        SrcValue::InlineInt(_) | SrcValue::InlineFloat(_) => {
+            push_invalid_imm(out, gen, value, None)
+        }
+        SrcValue::Literal | SrcValue::Invalid(_) | SrcValue::Special(Special::LdsDirect) => {
+            Err(PrintError::Invalid)
+        }
+        _ => push_scalar_reg(out, gen, value, 1),
+    }
+}
+
+/// A source restricted to one register class (`VRegOrLds_32` for v_readfirstlane_b32,
+/// `AGPR_32` for v_accvgpr_mov_b32, `VGPR_32` for v_swap_b32 and v_movrel*): other
+/// registers print with LLVM's note, constants as invalid immediates.
+fn push_restricted_src(
+    out: &mut String,
+    gen: Gen,
+    value: u32,
+    literal: Option<u32>,
+    class: &str,
+) -> Result<(), PrintError> {
+    let agpr = class == "AGPR_32";
+    match src_value(gen, value) {
+        SrcValue::Reg(RegClass::Vgpr, n) => push_vreg(out, agpr, n, 1),
+        // LLVM does not check the class of `null` and the `src_*` operands.
+        SrcValue::Special(
+            Special::Null
+            | Special::SrcSharedBase
+            | Special::SrcSharedLimit
+            | Special::SrcPrivateBase
+            | Special::SrcPrivateLimit
+            | Special::SrcPopsExitingWaveId
+            | Special::SrcVccz
+            | Special::SrcExecz
+            | Special::SrcScc
+            | Special::LdsDirect,
+        ) => push_src(out, gen, value, DataType::B32, None),
+        SrcValue::InlineInt(_) | SrcValue::InlineFloat(_) | SrcValue::Literal => {
+            push_invalid_imm(out, gen, value, literal)
+        }
+        SrcValue::Invalid(_) => Err(PrintError::Invalid),
+        _ => {
+            push_src(out, gen, value, DataType::B32, None)?;
+            push_invalid_reg_note(out, class);
+            Ok(())
+        }
     }
 }
 
@@ -407,8 +472,8 @@ fn print_sdwa(inst: &Instruction, caps: &Caps, out: &mut String) -> Result<(), P
     let sel1 = e(24, 3);
     let mut mods = [src_mods(16), src_mods(24)];
     if vop1 {
-        // VOP1 has no src1: its select and modifiers must be clear.
-        if sel1 != 0 || mods[1].any() {
+        // VOP1 has no src1: its select, modifiers and (gfx9) S1 bit must be clear.
+        if e(24, 6) != 0 || scalar(31) {
             return Err(PrintError::Invalid);
         }
     } else {
@@ -441,7 +506,12 @@ fn print_sdwa(inst: &Instruction, caps: &Caps, out: &mut String) -> Result<(), P
         push_omod(out, omod);
         // gfx940's fp8/bf8 conversions ignore the destination fields.
         let fp8 = def.mnemonic.contains("fp8") || def.mnemonic.contains("bf8");
-        if !fp8 {
+        if fp8 {
+            // ...but insist on dst_sel:DWORD.
+            if e(8, 3) != 6 {
+                return Err(PrintError::Invalid);
+            }
+        } else {
             let _ = write!(
                 out,
                 " dst_sel:{} dst_unused:{}",

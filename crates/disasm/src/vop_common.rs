@@ -112,3 +112,26 @@ pub(crate) fn push_bit_list(out: &mut String, name: &str, bits: u32, count: u32)
 pub(crate) fn has_fp_mods(ty: DataType) -> bool {
     ty.is_float()
 }
+
+/// Appends a constant that LLVM decoded for an operand whose register class holds no
+/// constants (an SGPR destination, a lane mask, a VGPR-only source), flagged as LLVM
+/// flags it: `0.5/*Invalid immediate*/`. The constant prints as a 32-bit value.
+pub(crate) fn push_invalid_imm(
+    out: &mut String,
+    gen: Gen,
+    value: u32,
+    literal: Option<u32>,
+) -> Result<(), PrintError> {
+    push_src(out, gen, value, DataType::B32, literal)?;
+    out.push_str("/*Invalid immediate*/");
+    Ok(())
+}
+
+/// Appends LLVM's note after a register of the wrong file for the operand:
+/// `/*Invalid register, operand has 'AGPR_32' register class*/`.
+pub(crate) fn push_invalid_reg_note(out: &mut String, class: &str) {
+    let _ = write!(
+        out,
+        "/*Invalid register, operand has '{class}' register class*/"
+    );
+}

@@ -135,7 +135,12 @@ pub fn decode(target: &Target, bytes: &[u8]) -> Result<Instruction, DecodeError>
 
     let mut len = base_len;
     let mut ext = None;
-    if matches!(encoding, Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc) && !gen.is_si_ci() {
+    // v_nop and v_clrexcp have no source: LLVM ignores their SRC0 field, so 0xf9/0xfa there
+    // select no SDWA/DPP dword.
+    if matches!(encoding, Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc)
+        && !gen.is_si_ci()
+        && !INSTRUCTIONS[id as usize].operands.is_empty()
+    {
         match lay.get(bits, Field::Src0) {
             0xf9 => form = Form::Sdwa,
             0xfa => form = Form::Dpp,
@@ -181,7 +186,9 @@ fn has_literal(def: &InstrDef, encoding: Encoding, form: Form, gen: Gen, bits: u
                 && lay.get(bits, Field::Offset) == 255
         }
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc => {
-            form == Form::Native && (is_lit(Field::Src0) || def.operand(Role::K).is_some())
+            form == Form::Native
+                && ((is_lit(Field::Src0) && !def.operands.is_empty())
+                    || def.operand(Role::K).is_some())
         }
         _ => false,
     }
