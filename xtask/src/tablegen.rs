@@ -232,14 +232,23 @@ fn read_rows(dir: &Path) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-/// Checks that no two rows claim one opcode of one encoding on one processor, unless the
-/// rows are told apart by a flag (recorded in `+alias_of`-free pairs only when flags differ).
+/// Checks that no two rows claim one opcode of one encoding on one processor. The only rows
+/// that may share a gfx9 opcode are those whose `+cpus=` lists are disjoint.
 fn check_unique(rows: &[Row]) -> Result<()> {
     let mut seen: BTreeMap<(&str, usize, u16), Vec<&Row>> = BTreeMap::new();
     for row in rows {
+        // A `+e64=N` row also claims VOP3 opcode N from gfx8 on.
+        let e64: Option<u16> = row
+            .flag_args
+            .iter()
+            .find(|(f, _)| f == "e64")
+            .and_then(|(_, a)| a.parse().ok());
         for (g, op) in row.opcodes.iter().enumerate() {
             if let Some(op) = op {
                 seen.entry((row.encoding, g, *op)).or_default().push(row);
+                if let (Some(n), true) = (e64, g >= 2) {
+                    seen.entry(("VOP3", g, n)).or_default().push(row);
+                }
             }
         }
     }
@@ -249,7 +258,7 @@ fn check_unique(rows: &[Row]) -> Result<()> {
                 let cpus_disjoint = !a.cpus.is_empty()
                     && !b.cpus.is_empty()
                     && a.cpus.iter().all(|c| !b.cpus.contains(c));
-                let told_apart = a.flags != b.flags || (*g == 3 && cpus_disjoint);
+                let told_apart = *g == 3 && cpus_disjoint;
                 if !told_apart {
                     bail!(
                         "{}:{} and {}:{}: {} opcode {} is used by both '{}' and '{}' on generation column {}",
@@ -365,6 +374,14 @@ mod tests {
         assert_eq!(r.operands.len(), 3);
         assert_eq!(r.flags, vec!["foo".to_string()]);
         assert_eq!(r.opcodes[6], Some(0));
+    }
+
+    #[test]
+    fn an_e64_opcode_may_not_collide_with_a_vop3_row() {
+        let a = parse_row("a.tbl", 1, "VINTRP v_x 0 0 0 0 0 - - vdst:f32 +e64=624").unwrap();
+        let b = parse_row("b.tbl", 2, "VOP3 v_y - - 624 624 624 - - vdst:f32").unwrap();
+        let err = check_unique(&[a, b]).unwrap_err().to_string();
+        assert!(err.contains("VOP3 opcode 624"), "{err}");
     }
 
     #[test]
