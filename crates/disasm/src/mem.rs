@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use gcnkit_isa::{flags, DataType, Encoding, Field, Gen, InstrDef, Instruction, Role};
 
 use crate::operands::{push_scalar_reg, push_src, push_vreg};
+use crate::text::{push_i64, push_u64};
 use crate::{PrintContext, PrintError};
 
 /// Appends the text of `inst`.
@@ -95,7 +96,10 @@ fn print_ds(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
         for (name, field) in [("offset0", Field::Offset0), ("offset1", Field::Offset1)] {
             let v = inst.field(field);
             if v != 0 {
-                let _ = write!(out, " {name}:{v}");
+                out.push(' ');
+                out.push_str(name);
+                out.push(':');
+                push_u64(out, v as u64);
             }
         }
     } else {
@@ -103,7 +107,8 @@ fn print_ds(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
         if def.mnemonic == "ds_swizzle_b32" {
             push_swizzle(out, offset);
         } else if offset != 0 {
-            let _ = write!(out, " offset:{offset}");
+            out.push_str(" offset:");
+            push_u64(out, offset as u64);
         }
     }
     // gfx90a and gfx940 have no GDS: LLVM drops the bit, except on the ds_gws_* instructions
@@ -160,7 +165,7 @@ fn push_swizzle(out: &mut String, imm: u32) {
             }
         }
     } else {
-        let _ = write!(out, "{imm}");
+        push_u64(out, imm as u64);
     }
 }
 
@@ -283,7 +288,8 @@ fn print_buf(
     }
     let offset = inst.field(Field::Offset);
     if offset != 0 {
-        let _ = write!(out, " offset:{offset}");
+        out.push_str(" offset:");
+        push_u64(out, offset as u64);
     }
     push_cache_bits(out, gen, glc, slc, sc1);
     if scc {
@@ -529,7 +535,8 @@ fn print_flat(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
         ((raw << 19) as i32) >> 19
     };
     if offset != 0 {
-        let _ = write!(out, " offset:{offset}");
+        out.push_str(" offset:");
+        push_i64(out, offset as i64);
     }
     push_cache_bits(out, gen, glc, slc, sc1);
     if scc {

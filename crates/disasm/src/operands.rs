@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use gcnkit_isa::instruction::{src_value, RegClass, Special, SrcValue};
 use gcnkit_isa::{DataType, Gen};
 
+use crate::text::{push_hex, push_i64, push_u64};
 use crate::PrintError;
 
 /// Appends a register or register range: `s5`, `v[0:3]`, `a[4:7]`, `ttmp[4:7]`.
@@ -17,9 +18,15 @@ pub fn push_reg(out: &mut String, class: RegClass, first: u32, count: u32) {
         RegClass::Ttmp => "ttmp",
     };
     if count <= 1 {
-        let _ = write!(out, "{prefix}{first}");
+        out.push_str(prefix);
+        push_u64(out, first as u64);
     } else {
-        let _ = write!(out, "{prefix}[{first}:{}]", first + count - 1);
+        out.push_str(prefix);
+        out.push('[');
+        push_u64(out, first as u64);
+        out.push(':');
+        push_u64(out, (first + count - 1) as u64);
+        out.push(']');
     }
 }
 
@@ -123,7 +130,7 @@ pub fn push_imm(out: &mut String, gen: Gen, value: u64, ty: DataType) {
         _ => value as i64,
     };
     if (-16..=64).contains(&signed) {
-        let _ = write!(out, "{signed}");
+        push_i64(out, signed as i64);
         return;
     }
     let table = float_table(width);
@@ -137,9 +144,9 @@ pub fn push_imm(out: &mut String, gen: Gen, value: u64, ty: DataType) {
         return;
     }
     if width == 64 && ty.is_float() && value & 0xffff_ffff == 0 {
-        let _ = write!(out, "0x{:x}", value >> 32);
+        push_hex(out, value >> 32);
     } else {
-        let _ = write!(out, "0x{value:x}");
+        push_hex(out, value as u64);
     }
 }
 
@@ -162,7 +169,7 @@ pub fn push_literal16(out: &mut String, gen: Gen, literal: u32, ty: DataType) {
         if half_float {
             push_imm(out, gen, u64::from(literal), DataType::F16);
         } else if ty.is_float() && !(-16..=64).contains(&(literal as i32)) {
-            let _ = write!(out, "0x{literal:x}");
+            push_hex(out, literal as u64);
         } else {
             push_imm(out, gen, u64::from(literal), DataType::B32);
         }
@@ -173,27 +180,27 @@ pub fn push_literal16(out: &mut String, gen: Gen, literal: u32, ty: DataType) {
     if ty.is_float() {
         let signed = i32::from(half as u16 as i16);
         if (-16..=64).contains(&signed) {
-            let _ = write!(out, "{signed}");
+            push_i64(out, signed as i64);
         } else if let Some(i) = INLINE_F16[..limit]
             .iter()
             .position(|&v| v == u64::from(half))
         {
             out.push_str(INLINE_TEXT.get(i).copied().unwrap_or("0.15915494"));
         } else {
-            let _ = write!(out, "0x{half:x}");
+            push_hex(out, half as u64);
         }
         return;
     }
     let signed = literal as i32;
     if (-16..=64).contains(&signed) {
-        let _ = write!(out, "{signed}");
+        push_i64(out, signed as i64);
     } else if let Some(i) = INLINE_F32[..limit]
         .iter()
         .position(|&v| v == u64::from(literal))
     {
         out.push_str(INLINE_TEXT.get(i).copied().unwrap_or("0.15915494"));
     } else {
-        let _ = write!(out, "0x{half:x}");
+        push_hex(out, half as u64);
     }
 }
 
@@ -298,12 +305,12 @@ pub fn push_src(
         SrcValue::Special(Special::LdsDirect) if dwords > 1 => return Err(PrintError::Invalid),
         SrcValue::Reg(..) | SrcValue::Special(_) => push_scalar_reg(out, gen, value, dwords)?,
         SrcValue::InlineInt(i) => {
-            let _ = write!(out, "{i}");
+            push_i64(out, i as i64);
         }
         // LLVM prints an FP inline constant used by a 16-bit integer operand as the hex of
         // its half-precision bits (`0x3800` for 0.5).
         SrcValue::InlineFloat(v) if ty.bits() == 16 && !ty.is_float() => {
-            let _ = write!(out, "0x{:x}", inline_float_value(v, ty));
+            push_hex(out, inline_float_value(v, ty));
         }
         SrcValue::InlineFloat(v) => push_imm(out, gen, inline_float_value(v, ty), ty),
         SrcValue::Literal => {

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use gcnkit_isa::{flags, DataType, Encoding, Field, Gen, Instruction, Role};
 
 use crate::operands::{is_constant, push_imm, push_scalar_reg, push_src};
+use crate::text::{push_hex, push_u64};
 use crate::{PrintContext, PrintError};
 
 /// Appends the text of `inst`.
@@ -82,7 +83,7 @@ fn print_sopk_imm(inst: &Instruction, ctx: &PrintContext<'_>, out: &mut String) 
     } else if def.has(flags::BRANCH) {
         push_branch(out, ctx, simm);
     } else {
-        let _ = write!(out, "0x{simm:x}");
+        push_hex(out, simm as u64);
     }
 }
 
@@ -90,7 +91,7 @@ fn push_branch(out: &mut String, ctx: &PrintContext<'_>, simm: u32) {
     match ctx.branch_label {
         Some(label) => out.push_str(label),
         None => {
-            let _ = write!(out, "{simm}");
+            push_u64(out, simm as u64);
         }
     }
 }
@@ -98,7 +99,7 @@ fn push_branch(out: &mut String, ctx: &PrintContext<'_>, simm: u32) {
 /// `gpr_idx(SRC0,SRC1,SRC2,DST)` for a 4-bit mode mask; larger values print in hex.
 fn push_gpr_idx(out: &mut String, mask: u32) {
     if mask > 15 {
-        let _ = write!(out, "0x{mask:x}");
+        push_hex(out, mask as u64);
         return;
     }
     out.push_str("gpr_idx(");
@@ -151,7 +152,7 @@ fn push_hwreg(out: &mut String, gen: Gen, simm: u32) {
             let _ = write!(out, "HW_REG_{name}");
         }
         None => {
-            let _ = write!(out, "{id}");
+            push_u64(out, id as u64);
         }
     }
     if offset != 0 || size != 32 {
@@ -177,7 +178,8 @@ fn print_sopp(
     }
     if def.has(flags::OPTIMM) {
         if simm != 0 {
-            let _ = write!(out, " {simm}");
+            out.push(' ');
+            push_u64(out, simm as u64);
         }
         return Ok(());
     }
@@ -199,9 +201,9 @@ fn print_sopp(
 /// An unsigned immediate as LLVM prints plain immediates: decimal up to 64, hex above.
 fn push_small_imm(out: &mut String, value: u32) {
     if value <= 64 {
-        let _ = write!(out, "{value}");
+        push_u64(out, value as u64);
     } else {
-        let _ = write!(out, "0x{value:x}");
+        push_hex(out, value as u64);
     }
 }
 
@@ -225,7 +227,10 @@ fn push_waitcnt(out: &mut String, gen: Gen, simm: u32) {
             if !first {
                 out.push(' ');
             }
-            let _ = write!(out, "{name}({value})");
+            out.push_str(name);
+            out.push('(');
+            push_u64(out, value as u64);
+            out.push(')');
             first = false;
         }
     }
@@ -255,7 +260,7 @@ fn push_sendmsg(out: &mut String, gen: Gen, simm: u32) {
     let op = (simm >> 4) & 7;
     let stream = (simm >> 8) & 3;
     if simm & !0x37f != 0 {
-        let _ = write!(out, "{simm}");
+        push_u64(out, simm as u64);
         return;
     }
     let named = msg_name(gen, id).and_then(|name| {
@@ -310,9 +315,10 @@ fn push_sendmsg(out: &mut String, gen: Gen, simm: u32) {
 /// Appends a signed offset as LLVM prints SMEM offsets: `0x40`, `-0x10`.
 fn push_signed_hex(out: &mut String, value: i64) {
     if value < 0 {
-        let _ = write!(out, "-0x{:x}", -value);
+        out.push('-');
+        push_hex(out, value.unsigned_abs());
     } else {
-        let _ = write!(out, "0x{value:x}");
+        push_hex(out, value as u64);
     }
 }
 
@@ -349,10 +355,10 @@ fn print_smem(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     let offset = inst.field(Field::Offset);
     if smrd {
         if imm {
-            let _ = write!(out, "0x{offset:x}");
+            push_hex(out, offset as u64);
         } else if offset == 255 && gen == Gen::Gfx7 {
             let lit = inst.ext.ok_or(PrintError::Invalid)?;
-            let _ = write!(out, "0x{lit:x}");
+            push_hex(out, lit as u64);
         } else {
             push_scalar_reg(out, gen, offset, 1)?;
         }

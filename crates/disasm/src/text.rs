@@ -17,9 +17,14 @@ pub fn push_u64(out: &mut String, mut value: u64) {
             break;
         }
     }
-    for &b in &buf[i..] {
-        out.push(b as char);
-    }
+    push_ascii(out, &buf[i..]);
+}
+
+/// Appends bytes known to be ASCII digits.
+#[inline]
+fn push_ascii(out: &mut String, digits: &[u8]) {
+    // Only ASCII digits reach here, so the conversion cannot fail.
+    out.push_str(std::str::from_utf8(digits).unwrap_or_default());
 }
 
 /// Appends `value` in decimal, with a minus sign when negative.
@@ -58,12 +63,9 @@ fn push_hex_digits(out: &mut String, value: u64, width: usize, digits: &[u8; 16]
         }
     }
     let len = buf.len() - i;
-    for _ in len..width {
-        out.push('0');
-    }
-    for &b in &buf[i..] {
-        out.push(b as char);
-    }
+    const ZEROS: &str = "0000000000000000";
+    out.push_str(ZEROS.get(..width.saturating_sub(len)).unwrap_or(ZEROS));
+    push_ascii(out, &buf[i..]);
 }
 
 #[cfg(test)]
