@@ -105,7 +105,7 @@ fn disassemble_batch(
         ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()?;
     let mut stdin = child.stdin.take().expect("piped stdin");
     // A crashing llvm-mc closes its end early; the write error is expected then.
@@ -114,9 +114,18 @@ fn disassemble_batch(
     });
     let output = child.wait_with_output()?;
     let _ = writer.join();
-    if !output.status.success() {
+    // llvm-mc exits with 1 after warnings about invalid encodings; only a death by signal
+    // (no exit code) is a crash.
+    if output.status.code().is_none() {
         return Ok(None);
     }
+    // Input lines (1-based) with a warning: candidate i is on line 2i+1. A group with a
+    // warning is rejected even if part of its bytes printed as an instruction.
+    let warned: std::collections::HashSet<usize> = String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .filter(|l| l.contains("warning:") || l.contains("error:"))
+        .filter_map(|l| l.strip_prefix("<stdin>:")?.split(':').next()?.parse().ok())
+        .collect();
     let text = String::from_utf8_lossy(&output.stdout);
     let mut results = Vec::with_capacity(candidates.len());
     let mut chunk: Vec<String> = Vec::new();
@@ -126,8 +135,9 @@ fn disassemble_batch(
             continue;
         }
         if t == SENTINEL_TEXT {
+            let line = 2 * results.len() + 1;
             results.push(match (chunk.len(), chunk.pop()) {
-                (1, Some(t)) => LlvmOutcome::Text(t),
+                (1, Some(t)) if !warned.contains(&line) => LlvmOutcome::Text(t),
                 _ => LlvmOutcome::Rejected,
             });
             chunk.clear();

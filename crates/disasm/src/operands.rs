@@ -130,7 +130,7 @@ pub fn push_imm(out: &mut String, gen: Gen, value: u64, ty: DataType) {
         _ => value as i64,
     };
     if (-16..=64).contains(&signed) {
-        push_i64(out, signed as i64);
+        push_i64(out, signed);
         return;
     }
     let table = float_table(width);
@@ -146,7 +146,7 @@ pub fn push_imm(out: &mut String, gen: Gen, value: u64, ty: DataType) {
     if width == 64 && ty.is_float() && value & 0xffff_ffff == 0 {
         push_hex(out, value >> 32);
     } else {
-        push_hex(out, value as u64);
+        push_hex(out, value);
     }
 }
 
@@ -230,10 +230,10 @@ pub fn push_scalar_reg(
     value: u32,
     dwords: u32,
 ) -> Result<(), PrintError> {
-    // Tuples of three or more registers are SGPR-numbered up to s103 on every generation
-    // (flat_scratch is only a name for pairs).
+    // Tuples of three or more registers starting at s100/s101 reach s103 on every
+    // generation; one starting at 102 is flat_scratch (with a comment, below).
     let class_of = |v: u32| {
-        if dwords >= 3 && (100..=103).contains(&v) {
+        if dwords >= 3 && (100..=101).contains(&v) {
             SrcValue::Reg(RegClass::Sgpr, v)
         } else {
             src_value(gen, v)
@@ -269,9 +269,16 @@ pub fn push_scalar_reg(
             // LLVM decodes a wide tuple starting at vcc/exec/tba as the 64-bit register and
             // says so in a comment.
             let name = match s {
-                Special::VccLo | Special::ExecLo | Special::TbaLo | Special::XnackMaskLo => {
-                    special_name(s, 2)
+                // `null` stands for any width.
+                Special::Null => {
+                    out.push_str("null");
+                    return Ok(());
                 }
+                Special::VccLo
+                | Special::ExecLo
+                | Special::TbaLo
+                | Special::XnackMaskLo
+                | Special::FlatScratchLo => special_name(s, 2),
                 _ => None,
             };
             out.push_str(name.ok_or(PrintError::Invalid)?);
@@ -351,4 +358,11 @@ pub fn push_literal(out: &mut String, gen: Gen, value: u64, ty: DataType) {
         out.insert_str(start, "lit(");
         out.push(')');
     }
+}
+
+/// Appends the comment LLVM adds after a register of the wrong class.
+pub fn push_class_note(out: &mut String, class: &str) {
+    out.push_str("/*Invalid register, operand has '");
+    out.push_str(class);
+    out.push_str("' register class*/");
 }

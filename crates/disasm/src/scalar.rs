@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use gcnkit_isa::{flags, DataType, Encoding, Field, Gen, Instruction, Role};
 
-use crate::operands::{is_constant, push_imm, push_scalar_reg, push_src};
+use crate::operands::{is_constant, push_class_note, push_imm, push_scalar_reg, push_src};
 use crate::text::{push_hex, push_u64};
 use crate::{PrintContext, PrintError};
 
@@ -67,6 +67,17 @@ fn print_salu(
                     out.push_str("/*Invalid immediate*/");
                 } else {
                     push_src(out, gen, value, op.ty, inst.ext)?;
+                    if value == 254 {
+                        // LDS_DIRECT is no scalar operand; LLVM prints it with a comment.
+                        push_class_note(
+                            out,
+                            if op.ty.dwords() == 2 {
+                                "SReg_64"
+                            } else {
+                                "SReg_32"
+                            },
+                        );
+                    }
                 }
             }
             _ => return Err(PrintError::Invalid),
@@ -259,10 +270,6 @@ fn push_sendmsg(out: &mut String, gen: Gen, simm: u32) {
     let id = simm & 0xf;
     let op = (simm >> 4) & 7;
     let stream = (simm >> 8) & 3;
-    if simm & !0x37f != 0 {
-        push_u64(out, simm as u64);
-        return;
-    }
     let named = msg_name(gen, id).and_then(|name| {
         let (op_name, with_stream) = match id {
             2 | 3 => {
@@ -306,10 +313,24 @@ fn push_sendmsg(out: &mut String, gen: Gen, simm: u32) {
             }
             out.push(')');
         }
-        None => {
+        // LLVM's named form ignores the other bits; the numeric one must describe them all.
+        None if id | op << 4 | stream << 8 == simm => {
             let _ = write!(out, "sendmsg({id}, {op}, {stream})");
         }
+        None => push_u64(out, simm as u64),
     }
+}
+
+/// The SMEM data operand: LLVM's register classes for it leave out m0 and exec
+/// (`SReg_32_XM0_XEXEC`, `SReg_64_XEXEC`), and it marks those with a comment.
+fn push_sdata(out: &mut String, gen: Gen, value: u32, dwords: u32) -> Result<(), PrintError> {
+    push_scalar_reg(out, gen, value, dwords)?;
+    match (dwords, value) {
+        (1, 124 | 126 | 127) => push_class_note(out, "SReg_32_XM0_XEXEC"),
+        (2, 126) => push_class_note(out, "SReg_64_XEXEC"),
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Appends a signed offset as LLVM prints SMEM offsets: `0x40`, `-0x10`.
@@ -345,7 +366,7 @@ fn print_smem(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
         if def.has(flags::PROBE) {
             push_small_imm(out, inst.field(data_field));
         } else {
-            push_scalar_reg(out, gen, inst.field(data_field), op.ty.dwords())?;
+            push_sdata(out, gen, inst.field(data_field), op.ty.dwords())?;
         }
     }
     let sbase = def.operand(Role::Sbase).ok_or(PrintError::Invalid)?;
@@ -382,7 +403,8 @@ fn print_smem(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
             push_signed_hex(out, signed_offset(offset));
         }
     }
-    if inst.field(Field::Glc) != 0 {
+    // s_atc_probe* and s_dcache_discard* decode the glc bit but LLVM does not print it.
+    if inst.field(Field::Glc) != 0 && !def.has(flags::PROBE) && !def.has(flags::NOSDATA) {
         out.push_str(" glc");
     }
     Ok(())
