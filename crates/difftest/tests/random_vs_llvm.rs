@@ -75,6 +75,7 @@ fn floor(mcpu: &str) -> usize {
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
+        .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split_once(char::is_whitespace))
         .find(|(m, _)| *m == mcpu)
         .and_then(|(_, n)| n.trim().parse().ok())
