@@ -53,7 +53,12 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
 
 fn explicit_target(args: &DisasmArgs) -> Result<Option<Target>> {
     match &args.mcpu {
-        Some(mcpu) => Ok(Some(Target::parse(mcpu, args.mattr.as_deref())?)),
+        Some(mcpu) => {
+            for f in Target::unknown_features(args.mattr.as_deref().unwrap_or("")) {
+                eprintln!("gcn: warning: '{f}' is not a recognized feature for this target (ignoring feature)");
+            }
+            Ok(Some(Target::parse(mcpu, args.mattr.as_deref())?))
+        }
         None if args.mattr.is_some() => bail!("--mattr needs --mcpu"),
         None => Ok(None),
     }

@@ -193,9 +193,6 @@ pub enum TargetError {
     /// A feature string entry was not `+name` or `-name`.
     #[error("malformed feature '{0}' (expected +name or -name, separated by commas)")]
     MalformedFeature(String),
-    /// A feature gcnkit does not know.
-    #[error("unknown feature '{0}'")]
-    UnknownFeature(String),
     /// The ELF e_flags name a machine gcnkit does not support.
     #[error("unsupported AMDGPU machine 0x{0:02x} in ELF e_flags")]
     UnknownElfMach(u8),
@@ -205,6 +202,19 @@ pub enum TargetError {
 /// accepted and ignored so that command lines written for llvm-mc work unchanged.
 const NEUTRAL_FEATURES: &[&str] = &[
     "wavefrontsize64",
+    "dl-insts",
+    "dot1-insts",
+    "dot2-insts",
+    "dot7-insts",
+    "mai-insts",
+    "fp64",
+    "16-bit-insts",
+    "dpp",
+    "sdwa",
+    "flat-address-space",
+    "unaligned-buffer-access",
+    "xnack-support",
+    "sramecc-support",
     "cumode",
     "tgsplit",
     "unaligned-access-mode",
@@ -266,10 +276,25 @@ impl Target {
         match feature {
             "xnack" => self.xnack = setting,
             "sramecc" => self.sramecc = setting,
-            f if NEUTRAL_FEATURES.contains(&f) => {}
-            f => return Err(TargetError::UnknownFeature(f.to_string())),
+            // Like llvm-mc, other features are accepted and ignored: none of them changes how
+            // the targets gcnkit supports encode instructions. `unknown_features` lists the
+            // ones LLVM would not recognise either, so that tools can warn as llvm-mc does.
+            _ => {}
         }
         Ok(())
+    }
+
+    /// Features in an `-mattr` list that are neither xnack/sramecc nor a feature known not to
+    /// affect encodings; llvm-mc warns about unrecognised ones and ignores them.
+    pub fn unknown_features(mattr: &str) -> Vec<String> {
+        mattr
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| s.trim_start_matches(['+', '-']))
+            .filter(|f| !matches!(*f, "xnack" | "sramecc") && !NEUTRAL_FEATURES.contains(f))
+            .map(str::to_string)
+            .collect()
     }
 
     /// The target described by ELF `e_flags` (machine in bits 0–7, xnack and sramecc in
