@@ -49,6 +49,8 @@ pub enum Item {
     Invalid(u32),
     /// Fewer than four bytes left at the end.
     Tail,
+    /// A run of zero bytes llvm-objdump skips (printed as `...`).
+    Zeros,
 }
 
 /// Walks `bytes` instruction by instruction as llvm-objdump does: a dword that does not
@@ -60,11 +62,60 @@ pub fn walk<'l>(
     bytes: &[u8],
     base: u64,
     label_of: impl Fn(u64) -> Option<&'l str>,
+    f: impl FnMut(usize, Item, usize, &str),
+) {
+    walk_inner(target, bytes, base, None, label_of, f)
+}
+
+/// Number of zero bytes llvm-objdump skips at the start of `buf`: none unless at least eight
+/// are zero, and then a multiple of four (so that no instruction is cut).
+fn skippable_zeros(buf: &[u8]) -> usize {
+    let n = buf.iter().take_while(|&&b| b == 0).count();
+    if n < 8 {
+        0
+    } else {
+        n & !3
+    }
+}
+
+/// Like [`walk`], but skips runs of zero bytes within each symbol's range the way
+/// llvm-objdump does (reported as [`Item::Zeros`]). `symbol_offsets` are the sorted offsets of
+/// the symbols in the section: a run never extends past the next symbol.
+pub fn walk_skipping_zeros<'l>(
+    target: &Target,
+    bytes: &[u8],
+    base: u64,
+    symbol_offsets: &[usize],
+    label_of: impl Fn(u64) -> Option<&'l str>,
+    f: impl FnMut(usize, Item, usize, &str),
+) {
+    walk_inner(target, bytes, base, Some(symbol_offsets), label_of, f)
+}
+
+fn walk_inner<'l>(
+    target: &Target,
+    bytes: &[u8],
+    base: u64,
+    symbol_offsets: Option<&[usize]>,
+    label_of: impl Fn(u64) -> Option<&'l str>,
     mut f: impl FnMut(usize, Item, usize, &str),
 ) {
     let mut off = 0;
     let mut text = String::with_capacity(128);
     while off < bytes.len() {
+        if let Some(starts) = symbol_offsets {
+            let end = starts
+                .get(starts.partition_point(|&s| s <= off))
+                .copied()
+                .unwrap_or(bytes.len())
+                .min(bytes.len());
+            let zeros = skippable_zeros(&bytes[off..end]);
+            if zeros > 0 {
+                f(off, Item::Zeros, zeros, "");
+                off += zeros;
+                continue;
+            }
+        }
         let rest = &bytes[off..];
         if rest.len() < 4 {
             f(off, Item::Tail, rest.len(), "");
@@ -221,10 +272,15 @@ pub fn objdump_section(
         let _ = writeln!(out.buf, "\n{:016x} <{}>:", section.addr, section.name);
     }
     let mut line = String::with_capacity(64);
-    walk(
+    let offsets: Vec<usize> = syms
+        .iter()
+        .map(|s| (s.addr - section.addr) as usize)
+        .collect();
+    walk_skipping_zeros(
         target,
         section.bytes,
         section.addr,
+        &offsets,
         |_| None,
         |off, item, len, text| {
             let addr = section.addr + off as u64;
@@ -248,6 +304,7 @@ pub fn objdump_section(
                     });
                     push_objdump_line(&mut out.buf, &line, addr, bytes, None);
                 }
+                Item::Zeros => out.buf.push_str("\t\t...\n"),
                 Item::Tail => {
                     line.push_str(".byte ");
                     for (i, b) in bytes.iter().enumerate() {
@@ -384,6 +441,10 @@ pub fn source_section(
                         .map(|b| format!("0x{b:02x}"))
                         .collect();
                     let _ = writeln!(out.buf, "\t.byte {}", bytes.join(", "));
+                }
+                // The source listing keeps every byte; zero runs are only skipped by objdump_section.
+                Item::Zeros => {
+                    let _ = writeln!(out.buf, "\t.zero {len}");
                 }
             }
             out.maybe_flush();
