@@ -91,7 +91,9 @@ fn compare_objdump(bin: &Path, file: &Path, count: &mut Count) {
             .collect()
     };
     let ours_map = by_addr(&ours);
-    for their in theirs.lines().filter(|l| l.starts_with('\t')) {
+    // Instruction lines carry a `// ADDR:` comment; `\t\t...` (skipped zeros) is structure.
+    let is_instruction = |l: &&str| l.starts_with('\t') && l.contains("// ");
+    for their in theirs.lines().filter(is_instruction) {
         let addr = their.split("// ").nth(1).and_then(|r| r.split(':').next());
         let our = addr
             .and_then(|a| ours_map.get(a))
