@@ -123,7 +123,7 @@ fn walk_inner<'l>(
         }
         text.clear();
         let decoded = gcnkit_isa::decode(target, rest).ok().filter(|inst| {
-            let addr = base + off as u64;
+            let addr = base.wrapping_add(off as u64);
             let ctx = PrintContext {
                 target,
                 branch_label: branch_target(inst, addr).and_then(&label_of),
@@ -221,14 +221,15 @@ pub fn branch_target(inst: &Instruction, addr: u64) -> Option<u64> {
         return None;
     }
     let simm = inst.field(gcnkit_isa::Field::Simm16) as u16 as i16 as i64;
-    Some((addr as i64 + 4 + simm * 4) as u64)
+    // Addresses wrap like the hardware's 64-bit program counter.
+    Some(addr.wrapping_add(4).wrapping_add((simm * 4) as u64))
 }
 
 fn sorted_symbols(section: &Section<'_>) -> Vec<Symbol> {
     let mut syms: Vec<Symbol> = section
         .symbols
         .iter()
-        .filter(|s| s.addr >= section.addr && s.addr < section.addr + section.bytes.len() as u64)
+        .filter(|s| s.addr >= section.addr && s.addr - section.addr < section.bytes.len() as u64)
         .cloned()
         .collect();
     syms.sort_by_key(|s| s.addr);
@@ -283,7 +284,7 @@ pub fn objdump_section(
         &offsets,
         |_| None,
         |off, item, len, text| {
-            let addr = section.addr + off as u64;
+            let addr = section.addr.wrapping_add(off as u64);
             while next_sym < syms.len() && syms[next_sym].addr <= addr {
                 let s = &syms[next_sym];
                 let _ = writeln!(out.buf, "\n{:016x} <{}>:", s.addr, s.name);
@@ -388,7 +389,7 @@ pub fn source_section(
         |_| None,
         |off, item, _, _| {
             if let Item::Instruction(inst) = item {
-                if let Some(t) = branch_target(&inst, section.addr + off as u64) {
+                if let Some(t) = branch_target(&inst, section.addr.wrapping_add(off as u64)) {
                     labels.entry(t).or_default();
                 }
             }
@@ -416,7 +417,7 @@ pub fn source_section(
         section.addr,
         label_of,
         |off, item, len, text| {
-            let addr = section.addr + off as u64;
+            let addr = section.addr.wrapping_add(off as u64);
             while next_sym < syms.len() && syms[next_sym].addr <= addr {
                 let _ = writeln!(out.buf, "{}:", syms[next_sym].name);
                 next_sym += 1;
@@ -451,4 +452,42 @@ pub fn source_section(
         },
     );
     diags
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_at_the_top_of_the_address_space_wrap_instead_of_panicking() {
+        let target = Target::parse("gfx900", None).unwrap();
+        // s_branch -1 and s_nop 0, placed so that address arithmetic crosses 2^64.
+        let bytes = [0xff, 0xff, 0x82, 0xbf, 0x00, 0x00, 0x80, 0xbf];
+        let symbols = [Symbol {
+            name: "k".into(),
+            addr: u64::MAX - 3,
+        }];
+        let section = Section {
+            name: ".text",
+            addr: u64::MAX - 3,
+            bytes: &bytes,
+            symbols: &symbols,
+        };
+        let mut out = Output::memory();
+        objdump_section(&target, &section, &mut out);
+        source_section(&target, &section, &mut out);
+        let text = out.finish().unwrap();
+        assert!(text.contains("s_branch 65535"), "{text}");
+    }
+
+    #[test]
+    fn zero_runs_are_skipped_only_from_eight_bytes_and_within_a_symbol() {
+        assert_eq!(skippable_zeros(&[0; 7]), 0);
+        assert_eq!(skippable_zeros(&[0; 8]), 8);
+        assert_eq!(skippable_zeros(&[0; 11]), 8);
+        assert_eq!(
+            skippable_zeros(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]),
+            12
+        );
+    }
 }
