@@ -10,6 +10,7 @@
 pub mod decode;
 pub mod encoding;
 #[allow(missing_docs)]
+#[rustfmt::skip]
 mod generated;
 pub mod instruction;
 pub mod table;
