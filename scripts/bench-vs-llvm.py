@@ -40,6 +40,19 @@ def measure(cmd, runs):
     return best, peak
 
 
+def peak_rss(cmd):
+    """Peak resident memory (KiB) of one run of `cmd`, measured in a fresh process so that no
+    other child (such as the cargo build) counts."""
+    out = subprocess.run(
+        [sys.executable, "-c",
+         "import resource,subprocess,sys,os;"
+         "subprocess.run(sys.argv[1:],stdout=open(os.devnull,'wb'),check=True);"
+         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
+         *map(str, cmd)],
+        capture_output=True, text=True, check=True).stdout.strip()
+    return int(out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file", nargs="?")
@@ -57,17 +70,17 @@ def main():
     mcpu = "gfx900"
     out = subprocess.run([llvm / "llvm-readelf", "-h", path], capture_output=True, text=True).stdout
     size = text_bytes(path)
-    # llvm-objdump first: its peak RSS is measured before gcn runs (ru_maxrss is a running max,
-    # so gcn's peak is taken from a separate measurement process below).
-    llvm_t, llvm_rss = measure([llvm / "llvm-objdump", "-d", f"--mcpu={mcpu}", path], args.runs)
-    gcn_t, _ = measure([gcn, "disasm", "--llvm-objdump", "--max-warnings", "0", path], args.runs)
-    gcn_rss = int(subprocess.run(
-        [sys.executable, "-c",
-         "import resource,subprocess,sys,os;"
-         "subprocess.run(sys.argv[1:],stdout=open(os.devnull,'wb'));"
-         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
-         gcn, "disasm", "--llvm-objdump", "--max-warnings", "0", path],
-        capture_output=True, text=True, check=True).stdout.strip())
+    llvm_cmd = [llvm / "llvm-objdump", "-d", f"--mcpu={mcpu}", path]
+    gcn_cmd = [gcn, "disasm", "--llvm-objdump", "--max-warnings", "0", path]
+    # Alternate the tools so that both see the same machine conditions.
+    llvm_t = gcn_t = None
+    for _ in range(args.runs):
+        t, _ = measure(llvm_cmd, 1)
+        llvm_t = t if llvm_t is None else min(llvm_t, t)
+        t, _ = measure(gcn_cmd, 1)
+        gcn_t = t if gcn_t is None else min(gcn_t, t)
+    llvm_rss = peak_rss(llvm_cmd)
+    gcn_rss = peak_rss(gcn_cmd)
     mb = size / 1e6
     print(f"file: {path}")
     print(f"executable bytes: {size} ({mb:.2f} MB)")
