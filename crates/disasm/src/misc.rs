@@ -398,17 +398,7 @@ fn push_interp_src(
             push_src(out, gen, value, DataType::F32, None)?;
             out.push_str("/*Invalid immediate*/");
         }
-        SrcValue::Special(
-            Special::SrcSharedBase
-            | Special::SrcSharedLimit
-            | Special::SrcPrivateBase
-            | Special::SrcPrivateLimit
-            | Special::SrcPopsExitingWaveId
-            | Special::SrcVccz
-            | Special::SrcExecz
-            | Special::SrcScc
-            | Special::Null,
-        ) => push_scalar_reg(out, gen, value, 1)?,
+        SrcValue::Special(s) if s.is_readonly_value() => push_scalar_reg(out, gen, value, 1)?,
         SrcValue::Reg(..) | SrcValue::Special(_) => {
             push_scalar_reg(out, gen, value, 1)?;
             out.push_str("/*Invalid register, operand has 'VGPR_32' register class*/");

@@ -592,17 +592,7 @@ fn push_rc_operand(
             }
         },
         SrcValue::Literal | SrcValue::Invalid(_) => Err(PrintError::Invalid),
-        SrcValue::Special(
-            Special::SrcSharedBase
-            | Special::SrcSharedLimit
-            | Special::SrcPrivateBase
-            | Special::SrcPrivateLimit
-            | Special::SrcPopsExitingWaveId
-            | Special::SrcVccz
-            | Special::SrcExecz
-            | Special::SrcScc
-            | Special::Null,
-        ) => push_scalar_reg(out, gen, value, 1),
+        SrcValue::Special(s) if s.is_readonly_value() => push_scalar_reg(out, gen, value, 1),
         SrcValue::Special(Special::LdsDirect) if dwords > 1 || matches!(imm, Imm::Ok(_)) => {
             Err(PrintError::Invalid)
         }

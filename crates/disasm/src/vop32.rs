@@ -12,8 +12,7 @@ use gcnkit_isa::{flags, DataType, Encoding, Field, Form, Gen, InstrDef, Instruct
 
 use crate::operands::{push_scalar_reg, push_src, push_vreg};
 use crate::vop_common::{
-    has_fp_mods, push_clamp, push_invalid_imm, push_invalid_reg_note, push_omod, push_src_mods,
-    SrcMods,
+    has_fp_mods, push_clamp, push_invalid_imm, push_omod, push_src_mods, SrcMods,
 };
 use crate::{PrintContext, PrintError};
 
@@ -287,7 +286,7 @@ fn push_mask(out: &mut String, gen: Gen, value: u32) -> Result<(), PrintError> {
         }
         SrcValue::Reg(RegClass::Vgpr, n) => {
             push_vreg(out, false, n, 2)?;
-            push_invalid_reg_note(out, "SReg_1_XEXEC");
+            crate::operands::push_class_note(out, "SReg_1_XEXEC");
             Ok(())
         }
         SrcValue::Literal | SrcValue::Invalid(_) | SrcValue::Special(Special::LdsDirect) => {
@@ -342,7 +341,7 @@ fn push_restricted_src(
         SrcValue::Invalid(_) => Err(PrintError::Invalid),
         _ => {
             push_src(out, gen, value, DataType::B32, None)?;
-            push_invalid_reg_note(out, class);
+            crate::operands::push_class_note(out, class);
             Ok(())
         }
     }

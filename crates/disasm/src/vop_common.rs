@@ -126,12 +126,3 @@ pub(crate) fn push_invalid_imm(
     out.push_str("/*Invalid immediate*/");
     Ok(())
 }
-
-/// Appends LLVM's note after a register of the wrong file for the operand:
-/// `/*Invalid register, operand has 'AGPR_32' register class*/`.
-pub(crate) fn push_invalid_reg_note(out: &mut String, class: &str) {
-    let _ = write!(
-        out,
-        "/*Invalid register, operand has '{class}' register class*/"
-    );
-}

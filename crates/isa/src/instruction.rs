@@ -83,6 +83,26 @@ pub enum Special {
     Null,
 }
 
+impl Special {
+    /// True for the read-only values that are not registers of the SGPR file (apertures,
+    /// wave-state bits, `null`): LLVM accepts them in any 32-bit source position.
+    pub fn is_readonly_value(self) -> bool {
+        use Special::*;
+        matches!(
+            self,
+            SrcSharedBase
+                | SrcSharedLimit
+                | SrcPrivateBase
+                | SrcPrivateLimit
+                | SrcPopsExitingWaveId
+                | SrcVccz
+                | SrcExecz
+                | SrcScc
+                | Null
+        )
+    }
+}
+
 /// What a 9-bit (or 8-bit scalar) source operand value denotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SrcValue {
