@@ -286,18 +286,8 @@ fn print_buf(
     if addr64 {
         out.push_str(" addr64");
     }
-    let offset = inst.field(Field::Offset);
-    if offset != 0 {
-        out.push_str(" offset:");
-        push_u64(out, offset as u64);
-    }
-    push_cache_bits(out, gen, glc, slc, sc1);
-    if scc {
-        out.push_str(" scc");
-    }
-    if lds {
-        out.push_str(" lds");
-    }
+    let offset = inst.field(Field::Offset) as i64;
+    push_offset_and_cache(out, gen, offset, [glc, slc, sc1, scc, lds]);
     if tfe {
         out.push_str(" tfe");
     }
@@ -343,6 +333,23 @@ fn push_srsrc(out: &mut String, gen: Gen, value: u32) -> Result<(), PrintError> 
         n => push_scalar_reg(out, gen, n, 4)?,
     }
     Ok(())
+}
+
+/// The modifier tail MUBUF and FLAT share, in LLVM's order: `offset:N` (when non-zero), the
+/// cache bits, `scc` (gfx90a bit 15/25) and `lds`. `bits` is `[glc, slc, sc1, scc, lds]`.
+fn push_offset_and_cache(out: &mut String, gen: Gen, offset: i64, bits: [bool; 5]) {
+    let [glc, slc, sc1, scc, lds] = bits;
+    if offset != 0 {
+        out.push_str(" offset:");
+        push_i64(out, offset);
+    }
+    push_cache_bits(out, gen, glc, slc, sc1);
+    if scc {
+        out.push_str(" scc");
+    }
+    if lds {
+        out.push_str(" lds");
+    }
 }
 
 /// The cache-policy modifiers: `glc slc` before gfx940, `sc0 nt sc1` there (LLVM's order).
@@ -534,17 +541,7 @@ fn print_flat(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     } else {
         ((raw << 19) as i32) >> 19
     };
-    if offset != 0 {
-        out.push_str(" offset:");
-        push_i64(out, offset as i64);
-    }
-    push_cache_bits(out, gen, glc, slc, sc1);
-    if scc {
-        out.push_str(" scc");
-    }
-    if lds {
-        out.push_str(" lds");
-    }
+    push_offset_and_cache(out, gen, offset as i64, [glc, slc, sc1, scc, lds]);
     Ok(())
 }
 
