@@ -1,0 +1,3 @@
+//! Assembler for LLVM-syntax AMD GCN/CDNA assembly.
+
+#![warn(missing_docs)]
