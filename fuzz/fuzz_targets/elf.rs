@@ -14,6 +14,6 @@ fuzz_target!(|data: &[u8]| {
     // Rendering needs an ELF (raw code needs a target); both styles.
     for style in [Style::LlvmObjdump, Style::Source] {
         let mut out = Output::memory();
-        let _ = render("fuzz", data, None, style, &mut out);
+        let _ = render("fuzz", data, None, style, 2, &mut out);
     }
 });

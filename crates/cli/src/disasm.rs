@@ -9,10 +9,13 @@ use clap::Args;
 
 use gcnkit_codeobj::{is_elf, CodeObject};
 use gcnkit_disasm::listing::{
-    objdump_section, source_section, Diagnostic, Output, Section, Symbol,
+    objdump_section_threads, source_section, Diagnostic, Output, Section, Symbol,
 };
 use gcnkit_disasm::{print_instruction, PrintContext};
 use gcnkit_isa::Target;
+
+/// ELF `st_type` of a symbol without a type.
+const STT_NOTYPE: u8 = 0;
 
 /// Arguments of `gcn disasm`.
 #[derive(Args)]
@@ -34,21 +37,53 @@ pub struct DisasmArgs {
     /// Print exactly what `llvm-objdump -d --mcpu=X FILE` prints.
     #[arg(long = "llvm-objdump")]
     llvm_objdump: bool,
+    /// Threads for the llvm-objdump listing (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
     /// Print at most this many warnings about invalid bytes (0 for none).
     #[arg(long, default_value_t = 20)]
     max_warnings: usize,
 }
 
-fn read_input(path: &Path) -> Result<Vec<u8>> {
+/// The bytes of an input file: mapped when it is a regular file (reading a large code object
+/// into fresh memory costs a page fault per 4 KiB), read otherwise.
+enum Input {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for Input {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Input::Mapped(m) => m,
+            Input::Read(v) => v,
+        }
+    }
+}
+
+fn read_input(path: &Path) -> Result<Input> {
     if path.as_os_str() == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
             .read_to_end(&mut buf)
             .context("reading standard input")?;
-        Ok(buf)
-    } else {
-        std::fs::read(path).with_context(|| format!("cannot read '{}'", path.display()))
+        return Ok(Input::Read(buf));
     }
+    let cannot = || format!("cannot read '{}'", path.display());
+    let file = std::fs::File::open(path).with_context(cannot)?;
+    let meta = file.metadata().with_context(cannot)?;
+    if meta.is_file() && meta.len() > 0 {
+        // SAFETY: the map is read-only and private. Another process truncating the file
+        // while gcn runs could fault it, as with any tool that maps its input; the
+        // listing is never changed through the map.
+        if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
+            return Ok(Input::Mapped(map));
+        }
+    }
+    let mut buf = Vec::new();
+    (&file).read_to_end(&mut buf).with_context(cannot)?;
+    Ok(Input::Read(buf))
 }
 
 fn explicit_target(args: &DisasmArgs) -> Result<Option<Target>> {
@@ -81,7 +116,8 @@ pub fn run(args: &DisasmArgs) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
     let mut out = Output::streaming(&mut lock);
-    let diags = render(&name, &bytes, explicit, style, &mut out)?;
+    let threads = args.threads.unwrap_or(0);
+    let diags = render(&name, &bytes, explicit, style, threads, &mut out)?;
     if let Err(e) = out.finish() {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             return Err(e).context("writing output");
@@ -102,15 +138,22 @@ pub enum Style {
 
 /// Disassembles a whole input file (ELF or raw machine code) into `out`.
 ///
-/// `name` is used in the llvm-objdump header and in messages. Returns the about bytes that did not decode, each with its section name.
+/// `name` is used in the llvm-objdump header and in messages; `threads` bounds the threads
+/// of the llvm-objdump listing (0: one per core). Returns what is known about bytes that did
+/// not decode, each with its section name.
 pub fn render(
     name: &str,
     bytes: &[u8],
     explicit: Option<Target>,
     style: Style,
+    threads: usize,
     out: &mut Output<'_>,
 ) -> Result<Vec<(String, Diagnostic)>> {
     let objdump = style == Style::LlvmObjdump;
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
     let mut diags: Vec<(String, Diagnostic)> = Vec::new();
     if is_elf(bytes) {
         let obj = CodeObject::parse(bytes).with_context(|| format!("'{name}'"))?;
@@ -130,6 +173,7 @@ pub fn render(
                 .map(|s| Symbol {
                     name: s.name.clone(),
                     addr: s.addr,
+                    untyped: s.st_type == STT_NOTYPE,
                 })
                 .collect();
             let section = Section {
@@ -140,7 +184,7 @@ pub fn render(
             };
             out.buf.push('\n');
             let d = if objdump {
-                objdump_section(&target, &section, out)
+                objdump_section_threads(&target, &section, out, threads)
             } else {
                 source_section(&target, &section, out)
             };
@@ -157,7 +201,7 @@ pub fn render(
             symbols: &[],
         };
         let d = if objdump {
-            objdump_section(&target, &section, out)
+            objdump_section_threads(&target, &section, out, threads)
         } else {
             source_section(&target, &section, out)
         };

@@ -12,7 +12,7 @@ fn fuzz_regressions_render_without_panicking() {
         let bytes = std::fs::read(&path).expect("readable file");
         for style in [Style::LlvmObjdump, Style::Source] {
             let mut out = Output::memory();
-            let _ = render("regression", &bytes, None, style, &mut out);
+            let _ = render("regression", &bytes, None, style, 1, &mut out);
         }
         n += 1;
     }

@@ -68,6 +68,8 @@ pub struct Symbol {
     pub is_function: bool,
     /// True for STT_SECTION and STT_FILE symbols, which listings leave out.
     pub is_meta: bool,
+    /// st_type
+    pub st_type: u8,
 }
 
 /// A parsed AMDGPU ELF file.
@@ -146,6 +148,10 @@ impl<'a> CodeObject<'a> {
                 section: sym.section_index().map(|i| i.0),
                 is_function: sym.kind() == SymbolKind::Text,
                 is_meta: matches!(sym.kind(), SymbolKind::Section | SymbolKind::File),
+                st_type: match sym.flags() {
+                    object::SymbolFlags::Elf { st_info, .. } => st_info & 0xf,
+                    _ => 0,
+                },
             });
         }
         Ok(CodeObject {

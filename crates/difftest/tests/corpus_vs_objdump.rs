@@ -73,7 +73,7 @@ fn compare_objdump(bin: &Path, file: &Path, count: &mut Count) {
     let name = file.display().to_string();
     let theirs = llvm_objdump(bin, mcpu, file).expect("llvm-objdump runs");
     let mut out = Output::memory();
-    render(&name, &bytes, None, Style::LlvmObjdump, &mut out).expect("gcnkit renders");
+    render(&name, &bytes, None, Style::LlvmObjdump, 2, &mut out).expect("gcnkit renders");
     let ours = out.finish().expect("in-memory output");
     count.files += 1;
     if ours == theirs {

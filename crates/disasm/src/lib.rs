@@ -6,9 +6,11 @@
 
 #![warn(missing_docs)]
 
+mod line_cache;
 pub mod listing;
 mod mem;
 mod misc;
+mod objdump;
 pub mod operands;
 mod scalar;
 pub mod text;

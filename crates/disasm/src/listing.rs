@@ -6,7 +6,6 @@ use std::fmt::Write as _;
 use gcnkit_isa::instruction::Instruction;
 use gcnkit_isa::{DecodeError, Encoding, Target};
 
-use crate::text::push_hex_upper;
 use crate::{print_instruction, PrintContext};
 
 /// A symbol that names an address in the listed section.
@@ -16,6 +15,10 @@ pub struct Symbol {
     pub name: String,
     /// Address (section base plus offset).
     pub addr: u64,
+    /// True for symbols without a type (ELF `STT_NOTYPE`, such as plain labels in a
+    /// relocatable object): llvm-objdump prints a branch to such a symbol's address as the
+    /// symbol's name rather than as an offset.
+    pub untyped: bool,
 }
 
 /// A section of machine code to list.
@@ -49,8 +52,6 @@ pub enum Item {
     Invalid(u32),
     /// Fewer than four bytes left at the end.
     Tail,
-    /// A run of zero bytes llvm-objdump skips (printed as `...`).
-    Zeros,
 }
 
 /// Walks `bytes` instruction by instruction as llvm-objdump does: a dword that does not
@@ -64,12 +65,17 @@ pub fn walk<'l>(
     label_of: impl Fn(u64) -> Option<&'l str>,
     f: impl FnMut(usize, Item, usize, &str),
 ) {
-    walk_inner(target, bytes, base, None, label_of, f)
+    walk_inner(target, bytes, base, label_of, f)
 }
 
 /// Number of zero bytes llvm-objdump skips at the start of `buf`: none unless at least eight
 /// are zero, and then a multiple of four (so that no instruction is cut).
-fn skippable_zeros(buf: &[u8]) -> usize {
+#[inline]
+pub(crate) fn skippable_zeros(buf: &[u8]) -> usize {
+    // Almost every instruction has a non-zero byte among its first eight.
+    if buf.get(..8).is_none_or(|b| b.iter().any(|&x| x != 0)) {
+        return 0;
+    }
     let n = buf.iter().take_while(|&&b| b == 0).count();
     if n < 8 {
         0
@@ -78,44 +84,16 @@ fn skippable_zeros(buf: &[u8]) -> usize {
     }
 }
 
-/// Like [`walk`], but skips runs of zero bytes within each symbol's range the way
-/// llvm-objdump does (reported as [`Item::Zeros`]). `symbol_offsets` are the sorted offsets of
-/// the symbols in the section: a run never extends past the next symbol.
-pub fn walk_skipping_zeros<'l>(
-    target: &Target,
-    bytes: &[u8],
-    base: u64,
-    symbol_offsets: &[usize],
-    label_of: impl Fn(u64) -> Option<&'l str>,
-    f: impl FnMut(usize, Item, usize, &str),
-) {
-    walk_inner(target, bytes, base, Some(symbol_offsets), label_of, f)
-}
-
 fn walk_inner<'l>(
     target: &Target,
     bytes: &[u8],
     base: u64,
-    symbol_offsets: Option<&[usize]>,
     label_of: impl Fn(u64) -> Option<&'l str>,
     mut f: impl FnMut(usize, Item, usize, &str),
 ) {
     let mut off = 0;
     let mut text = String::with_capacity(128);
     while off < bytes.len() {
-        if let Some(starts) = symbol_offsets {
-            let end = starts
-                .get(starts.partition_point(|&s| s <= off))
-                .copied()
-                .unwrap_or(bytes.len())
-                .min(bytes.len());
-            let zeros = skippable_zeros(&bytes[off..end]);
-            if zeros > 0 {
-                f(off, Item::Zeros, zeros, "");
-                off += zeros;
-                continue;
-            }
-        }
         let rest = &bytes[off..];
         if rest.len() < 4 {
             f(off, Item::Tail, rest.len(), "");
@@ -167,6 +145,17 @@ impl<'w> Output<'w> {
         }
     }
 
+    /// Collects the whole listing in memory, appending to `buf` after clearing it (which
+    /// keeps its allocation).
+    pub fn memory_reusing(mut buf: String) -> Output<'static> {
+        buf.clear();
+        Output {
+            buf,
+            sink: None,
+            error: None,
+        }
+    }
+
     /// Streams the listing to `sink` in chunks.
     pub fn streaming(sink: &'w mut dyn std::io::Write) -> Output<'w> {
         Output {
@@ -181,6 +170,23 @@ impl<'w> Output<'w> {
     pub fn maybe_flush(&mut self) {
         if self.buf.len() >= CHUNK {
             self.flush();
+        }
+    }
+
+    /// Appends a finished piece of text; when streaming, it goes to the writer directly,
+    /// without a copy into the buffer.
+    pub fn push_chunk(&mut self, text: &str) {
+        if self.sink.is_none() {
+            self.buf.push_str(text);
+            return;
+        }
+        self.flush();
+        if let Some(sink) = self.sink.as_mut() {
+            if self.error.is_none() {
+                if let Err(e) = sink.write_all(text.as_bytes()) {
+                    self.error = Some(e);
+                }
+            }
         }
     }
 
@@ -225,7 +231,7 @@ pub fn branch_target(inst: &Instruction, addr: u64) -> Option<u64> {
     Some(addr.wrapping_add(4).wrapping_add((simm * 4) as u64))
 }
 
-fn sorted_symbols(section: &Section<'_>) -> Vec<Symbol> {
+pub(crate) fn sorted_symbols(section: &Section<'_>) -> Vec<Symbol> {
     let mut syms: Vec<Symbol> = section
         .symbols
         .iter()
@@ -237,106 +243,9 @@ fn sorted_symbols(section: &Section<'_>) -> Vec<Symbol> {
     syms
 }
 
-/// Name of the symbol at or before `addr` and the offset from it, as `sym` or `sym+0x10`.
-fn symbolize(syms: &[Symbol], section: &Section<'_>, addr: u64) -> String {
-    let idx = syms.partition_point(|s| s.addr <= addr);
-    let (name, base) = if idx == 0 {
-        (section.name, section.addr)
-    } else {
-        (syms[idx - 1].name.as_str(), syms[idx - 1].addr)
-    };
-    if addr == base {
-        name.to_string()
-    } else if addr > base {
-        format!("{name}+0x{:x}", addr - base)
-    } else {
-        format!("{name}-0x{:x}", base - addr)
-    }
-}
+pub use crate::objdump::{objdump_section, objdump_section_threads};
 
-/// Column at which llvm-objdump starts the `// address: words` comment (counting the
-/// leading tab as one character).
-const COMMENT_COLUMN: usize = 60;
-
-/// Appends the `llvm-objdump -d --mcpu=X` listing of one section, from the
-/// `Disassembly of section` line on. Returns diagnostics for bytes that did not decode.
-pub fn objdump_section(
-    target: &Target,
-    section: &Section<'_>,
-    out: &mut Output<'_>,
-) -> Vec<Diagnostic> {
-    let syms = sorted_symbols(section);
-    let mut diags = Vec::new();
-    let _ = writeln!(out.buf, "Disassembly of section {}:", section.name);
-    let mut next_sym = 0;
-    if syms.first().is_none_or(|s| s.addr != section.addr) && !section.bytes.is_empty() {
-        let _ = writeln!(out.buf, "\n{:016x} <{}>:", section.addr, section.name);
-    }
-    let mut line = String::with_capacity(64);
-    let offsets: Vec<usize> = syms
-        .iter()
-        .map(|s| (s.addr - section.addr) as usize)
-        .collect();
-    walk_skipping_zeros(
-        target,
-        section.bytes,
-        section.addr,
-        &offsets,
-        |_| None,
-        |off, item, len, text| {
-            let addr = section.addr.wrapping_add(off as u64);
-            while next_sym < syms.len() && syms[next_sym].addr <= addr {
-                let s = &syms[next_sym];
-                let _ = writeln!(out.buf, "\n{:016x} <{}>:", s.addr, s.name);
-                next_sym += 1;
-            }
-            line.clear();
-            let bytes = &section.bytes[off..off + len];
-            match item {
-                Item::Instruction(inst) => {
-                    let sym = branch_target(&inst, addr).map(|t| symbolize(&syms, section, t));
-                    push_objdump_line(&mut out.buf, text, addr, bytes, sym.as_deref());
-                }
-                Item::Invalid(word) => {
-                    let _ = write!(line, ".long 0x{word:x}");
-                    diags.push(Diagnostic {
-                        addr,
-                        message: invalid_message(target, &section.bytes[off..]),
-                    });
-                    push_objdump_line(&mut out.buf, &line, addr, bytes, None);
-                }
-                Item::Zeros => out.buf.push_str("\t\t...\n"),
-                Item::Tail => {
-                    line.push_str(".byte ");
-                    for (i, b) in bytes.iter().enumerate() {
-                        if i > 0 {
-                            line.push_str(", ");
-                        }
-                        let _ = write!(line, "0x{b:02x}");
-                    }
-                    diags.push(Diagnostic {
-                        addr,
-                        message: format!("{len} trailing bytes do not form an instruction"),
-                    });
-                    out.buf.push('\t');
-                    out.buf.push_str(&line);
-                    for _ in line.len()..COMMENT_COLUMN - 1 {
-                        out.buf.push(' ');
-                    }
-                    let _ = write!(out.buf, "// {addr:012X}:");
-                    for b in bytes {
-                        let _ = write!(out.buf, " {b:02X}");
-                    }
-                    out.buf.push('\n');
-                }
-            }
-            out.maybe_flush();
-        },
-    );
-    diags
-}
-
-fn invalid_message(target: &Target, rest: &[u8]) -> String {
+pub(crate) fn invalid_message(target: &Target, rest: &[u8]) -> String {
     match gcnkit_isa::decode(target, rest) {
         Err(DecodeError::Truncated { needed, available }) => format!(
             "truncated instruction at end of section: {needed} bytes needed, {available} available"
@@ -344,32 +253,6 @@ fn invalid_message(target: &Target, rest: &[u8]) -> String {
         Err(e) => e.to_string(),
         Ok(_) => "invalid instruction encoding".to_string(),
     }
-}
-
-fn push_objdump_line(out: &mut String, text: &str, addr: u64, bytes: &[u8], sym: Option<&str>) {
-    out.push('\t');
-    out.push_str(text);
-    const SPACES: &str = "                                                            ";
-    out.push_str(
-        SPACES
-            .get(..(COMMENT_COLUMN - 1).saturating_sub(text.len()))
-            .unwrap_or(""),
-    );
-    out.push_str("// ");
-    push_hex_upper(out, addr, 12);
-    out.push(':');
-    for w in bytes.chunks(4) {
-        let mut v = [0u8; 4];
-        v[..w.len()].copy_from_slice(w);
-        out.push(' ');
-        push_hex_upper(out, u32::from_le_bytes(v) as u64, 8);
-    }
-    if let Some(s) = sym {
-        out.push_str(" <");
-        out.push_str(s);
-        out.push('>');
-    }
-    out.push('\n');
 }
 
 /// Appends an assembly-source listing of one section: symbols become labels, branch
@@ -443,10 +326,6 @@ pub fn source_section(
                         .collect();
                     let _ = writeln!(out.buf, "\t.byte {}", bytes.join(", "));
                 }
-                // The source listing keeps every byte; zero runs are only skipped by objdump_section.
-                Item::Zeros => {
-                    let _ = writeln!(out.buf, "\t.zero {len}");
-                }
             }
             out.maybe_flush();
         },
@@ -466,6 +345,7 @@ mod tests {
         let symbols = [Symbol {
             name: "k".into(),
             addr: u64::MAX - 3,
+            untyped: false,
         }];
         let section = Section {
             name: ".text",

@@ -45,10 +45,25 @@ pub fn push_hex(out: &mut String, value: u64) {
     push_hex_digits(out, value, 1, HEX_LOWER);
 }
 
+/// Appends `value` in lower-case hex, zero-padded to at least `width` digits, no prefix.
+#[inline]
+pub fn push_hex_lower(out: &mut String, value: u64, width: usize) {
+    push_hex_digits(out, value, width, HEX_LOWER);
+}
+
 /// Appends `value` in upper-case hex, zero-padded to at least `width` digits, no prefix.
 #[inline]
 pub fn push_hex_upper(out: &mut String, value: u64, width: usize) {
     push_hex_digits(out, value, width, HEX_UPPER);
+}
+
+/// Overwrites `dst` with the low `dst.len()` hex digits of `value`, upper case.
+#[inline]
+pub fn fill_hex_upper(dst: &mut [u8], mut value: u64) {
+    for d in dst.iter_mut().rev() {
+        *d = HEX_UPPER[(value & 0xf) as usize];
+        value >>= 4;
+    }
 }
 
 #[inline]
@@ -86,7 +101,13 @@ mod tests {
             s.clear();
             push_hex_upper(&mut s, v, 12);
             assert_eq!(s, format!("{v:012X}"));
+            s.clear();
+            push_hex_lower(&mut s, v, 16);
+            assert_eq!(s, format!("{v:016x}"));
         }
+        let mut twelve = [b' '; 12];
+        fill_hex_upper(&mut twelve, 0x1_2345_6789_abcd);
+        assert_eq!(&twelve, b"23456789ABCD");
         for v in [0i64, -1, -16, 64, i64::MIN, i64::MAX] {
             let mut s = String::new();
             push_i64(&mut s, v);
