@@ -1,0 +1,417 @@
+//! The vector memory families: DS, MUBUF, MTBUF, FLAT, GLOBAL and SCRATCH.
+
+use gcnkit_isa::{flags, Encoding, Field, Gen, InstrDef, Role};
+
+use super::{expect_count, operand, Asm, INVALID_OPERAND};
+use crate::error::AsmError;
+use crate::operand::{ModValue, Operand, Value};
+use crate::register::RegFile;
+use crate::symbolic;
+
+/// True if the operand is the word `off`.
+fn is_off(a: &Asm<'_>, o: &Operand) -> bool {
+    matches!(&o.value, Value::Ident(r) if a.text(r) == "off") && !o.mods.any()
+}
+
+/// Data registers of a memory instruction: VGPRs, or (gfx90a+, rows with `+acc`) AGPRs, all
+/// of one kind. Returns the register number and records the kind in `acc`.
+fn data_reg(
+    a: &Asm<'_>,
+    def: &InstrDef,
+    o: &Operand,
+    dwords: u32,
+    acc: &mut Option<bool>,
+) -> Result<u32, AsmError> {
+    let (n, agpr) = a.avreg(o, dwords)?;
+    if agpr && !def.has(flags::ACC) && !def.has(flags::GDSONLY) {
+        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+    }
+    match *acc {
+        Some(k) if k != agpr => Err(AsmError::new(
+            o.span.clone(),
+            "invalid register class: data and dst should be all VGPR or AGPR",
+        )),
+        _ => {
+            *acc = Some(agpr);
+            Ok(n)
+        }
+    }
+}
+
+/// DS: `vdst, addr, data0, data1` then `offset:N` or `offset0:N offset1:N`, and `gds`.
+pub(super) fn encode_ds(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
+    let gen = a.gen;
+    a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
+    expect_count(ops, def.operands.len(), a.src)?;
+    let gws = def.has(flags::GDSONLY);
+    let mut acc = None;
+    for (od, o) in def.operands.iter().zip(ops) {
+        let dwords = od.ty.dwords();
+        let (field, v) = match od.role {
+            Role::Addr if !gws => (Field::Addr, a.vreg(o, 1, false)?),
+            Role::Addr => (Field::Addr, data_reg(a, def, o, dwords, &mut acc)?),
+            Role::Vdst => (Field::Vdst, data_reg(a, def, o, dwords, &mut acc)?),
+            Role::Data0 => (Field::Data0, data_reg(a, def, o, dwords, &mut acc)?),
+            Role::Data1 => (Field::Data1, data_reg(a, def, o, dwords, &mut acc)?),
+            _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+        };
+        a.set(field, v);
+    }
+    if acc == Some(true) {
+        a.set(Field::Acc, 1);
+    }
+    if def.has(flags::OFF2) {
+        for (name, field) in [("offset0", Field::Offset0), ("offset1", Field::Offset1)] {
+            if let Some((v, span)) = a.int_mod(name)? {
+                if !(0..256).contains(&v) {
+                    return Err(AsmError::new(span, "invalid operand for instruction"));
+                }
+                a.set(field, v as u32);
+            }
+        }
+    } else if def.mnemonic == "ds_swizzle_b32" && a.has_mod("offset") {
+        let v = swizzle_offset(a)?;
+        a.set(Field::Offset, v);
+    } else if let Some((v, span)) = a.int_mod("offset")? {
+        if !(0..65536).contains(&v) {
+            return Err(AsmError::new(span, "expected a 16-bit offset"));
+        }
+        a.set(Field::Offset, v as u32);
+    }
+    let gds = a.flag("gds");
+    if gds || gws {
+        if def.has(flags::NOGDS) || (gds && gen.has_unified_agprs() && !gws) {
+            return Err(AsmError::new(
+                0..a.src.len(),
+                "gds modifier is not supported on this GPU",
+            ));
+        }
+        a.set(Field::Gds, 1);
+    }
+    Ok(())
+}
+
+fn swizzle_offset(a: &mut Asm<'_>) -> Result<u32, AsmError> {
+    let m = a.take("offset").expect("checked by the caller");
+    match &m.value {
+        ModValue::Call(name, args) if a.text(name) == "swizzle" => {
+            symbolic::swizzle(a.src, args, &m.span)
+        }
+        ModValue::Int(v) if (0..65536).contains(v) => Ok(*v as u32),
+        _ => Err(AsmError::new(m.span.clone(), "expected a 16-bit offset")),
+    }
+}
+
+/// The cache-policy modifiers of MUBUF/MTBUF/FLAT: `glc slc` (and gfx90a `scc`), or
+/// `sc0 sc1 nt` on gfx940. Sets the fields named by the layout.
+fn cache_bits(a: &mut Asm<'_>, glc_ok: bool) -> Result<(), AsmError> {
+    let gfx940 = a.gen == Gen::Gfx940;
+    let (glc, slc, sc1) = if gfx940 {
+        (a.flag("sc0"), a.flag("nt"), a.flag("sc1"))
+    } else {
+        let scc = a.gen == Gen::Gfx90a && a.flag("scc");
+        (a.flag("glc"), a.flag("slc"), scc)
+    };
+    if glc {
+        if !glc_ok {
+            return Err(AsmError::new(0..a.src.len(), INVALID_OPERAND));
+        }
+        a.set(Field::Glc, 1);
+    }
+    if slc {
+        a.set(Field::Slc, 1);
+    }
+    if sc1 {
+        a.set(Field::Sc1, 1);
+    }
+    Ok(())
+}
+
+/// Whether a `+glcret=gens` row may have glc set on this generation.
+fn glc_allowed(def: &InstrDef, gen: Gen) -> bool {
+    !def.has(flags::GLCRET)
+        || def.flag_arg(flags::GLCRET).is_none()
+        || def.flag_on(flags::GLCRET, gen)
+}
+
+/// MUBUF and MTBUF: `vdata, vaddr, srsrc, soffset` then format and modifiers.
+pub(super) fn encode_buf(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
+    let gen = a.gen;
+    let si = gen.is_si_ci();
+    let mtbuf = def.encoding == Encoding::Mtbuf;
+    a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
+    if def.operands.is_empty() {
+        expect_count(ops, 0, a.src)?;
+        if gen == Gen::Gfx940 && matches!(def.mnemonic, "buffer_wbl2" | "buffer_inv") {
+            cache_bits(a, true)?;
+        }
+        return Ok(());
+    }
+    let offen = a.flag("offen");
+    let idxen = a.flag("idxen");
+    let addr64 = si && a.flag("addr64");
+    let lds = !mtbuf && a.flag("lds");
+    let tfe = !gen.has_unified_agprs() && a.flag("tfe");
+    if tfe && def.mnemonic.contains("_store_") {
+        return Err(AsmError::new(
+            0..a.src.len(),
+            "TFE modifier has no meaning for store instructions",
+        ));
+    }
+    let mut i = 0;
+    let mut acc = None;
+    for od in def.operands {
+        match od.role {
+            Role::Vdata if lds => continue,
+            Role::Vdata => {
+                let o = operand(ops, i, a.src)?;
+                let mut dwords = od.ty.dwords();
+                if def.has(flags::D16UNPACKED)
+                    && (gen != Gen::Gfx8 || a.target.processor.name == "gfx810")
+                {
+                    dwords = dwords.div_ceil(2);
+                }
+                let v = data_reg(a, def, o, dwords + tfe as u32, &mut acc)?;
+                a.set(Field::Vdata, v);
+            }
+            Role::Vaddr => {
+                let o = operand(ops, i, a.src)?;
+                let count = offen as u32 + idxen as u32 + 2 * addr64 as u32;
+                if count == 0 {
+                    if !is_off(a, o) {
+                        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                    }
+                } else {
+                    let v = a.vreg(o, count.min(2), false)?;
+                    a.set(Field::Vaddr, v);
+                }
+            }
+            Role::Srsrc => {
+                let o = operand(ops, i, a.src)?;
+                let v = a.sreg(o, 4)?;
+                if v % 4 != 0 || v >= 128 {
+                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                }
+                a.set(Field::Srsrc, v / 4);
+            }
+            Role::Soffset => {
+                let o = operand(ops, i, a.src)?;
+                let v = a.ssrc(o, gcnkit_isa::DataType::B32, false)?;
+                a.set(Field::Soffset, v);
+            }
+            _ => return Err(AsmError::new(0..a.src.len(), INVALID_OPERAND)),
+        }
+        i += 1;
+    }
+    expect_count(ops, i, a.src)?;
+    if acc == Some(true) {
+        a.set(Field::Acc, 1);
+    }
+    for (on, field) in [
+        (offen, Field::Offen),
+        (idxen, Field::Idxen),
+        (addr64, Field::Addr64),
+    ] {
+        if on {
+            a.set(field, 1);
+        }
+    }
+    if lds {
+        a.set(Field::Lds, 1);
+    }
+    if tfe {
+        a.set(Field::Tfe, 1);
+    }
+    if mtbuf {
+        buf_format(a)?;
+    }
+    if let Some((v, span)) = a.int_mod("offset")? {
+        if !(0..4096).contains(&v) {
+            return Err(AsmError::new(span, "expected a 12-bit unsigned offset"));
+        }
+        a.set(Field::Offset, v as u32);
+    }
+    cache_bits(a, glc_allowed(def, gen))
+}
+
+/// `format:[DFMT,NFMT]`, `format:N`, or `dfmt:N nfmt:N`; defaults dfmt 1, nfmt 0.
+fn buf_format(a: &mut Asm<'_>) -> Result<(), AsmError> {
+    let (mut dfmt, mut nfmt) = (1u32, 0u32);
+    if let Some(m) = a.take("format") {
+        match &m.value {
+            ModValue::Idents(list) => {
+                let (mut seen_d, mut seen_n) = (false, false);
+                for r in list {
+                    let name = a.text(r);
+                    if let Some(d) = symbolic::data_format(name).filter(|_| !seen_d) {
+                        dfmt = d;
+                        seen_d = true;
+                    } else if let Some(n) = symbolic::num_format(a.gen, name).filter(|_| !seen_n) {
+                        nfmt = n;
+                        seen_n = true;
+                    } else {
+                        return Err(AsmError::new(r.clone(), "unsupported format"));
+                    }
+                }
+            }
+            ModValue::Int(v) if (0..128).contains(v) => {
+                dfmt = *v as u32 & 0xf;
+                nfmt = (*v as u32) >> 4;
+            }
+            _ => return Err(AsmError::new(m.span.clone(), "invalid format")),
+        }
+    }
+    if let Some((v, span)) = a.int_mod("dfmt")? {
+        dfmt = u32::try_from(v)
+            .ok()
+            .filter(|&v| v < 16)
+            .ok_or_else(|| AsmError::new(span, "out of range dfmt"))?;
+    }
+    if let Some((v, span)) = a.int_mod("nfmt")? {
+        nfmt = u32::try_from(v)
+            .ok()
+            .filter(|&v| v < 8)
+            .ok_or_else(|| AsmError::new(span, "out of range nfmt"))?;
+    }
+    a.set(Field::Dfmt, dfmt);
+    a.set(Field::Nfmt, nfmt);
+    Ok(())
+}
+
+/// FLAT, GLOBAL, SCRATCH: `[vdst,] vaddr, [vdata,] [saddr]` then modifiers.
+pub(super) fn encode_flat(
+    a: &mut Asm<'_>,
+    def: &InstrDef,
+    ops: &[Operand],
+) -> Result<(), AsmError> {
+    let gen = a.gen;
+    let enc = def.encoding;
+    a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
+    if gen.is_gfx9_family() {
+        a.set(
+            Field::Seg,
+            match enc {
+                Encoding::Scratch => 1,
+                Encoding::Global => 2,
+                _ => 0,
+            },
+        );
+    }
+    let glc_name = if gen == Gen::Gfx940 { "sc0" } else { "glc" };
+    let atomic = def.mnemonic.contains("_atomic_");
+    let returns = atomic && a.has_mod(glc_name);
+    let lds = gen != Gen::Gfx940 && def.has(flags::LDS) && a.flag("lds");
+    let mut acc = None;
+    let mut i = 0;
+    if returns {
+        let data = def
+            .operand(Role::Vdata)
+            .ok_or_else(|| AsmError::new(0..a.src.len(), INVALID_OPERAND))?;
+        let mut dwords = data.ty.dwords();
+        if def.mnemonic.contains("cmpswap") {
+            dwords /= 2;
+        }
+        let o = operand(ops, 0, a.src)?;
+        let v = data_reg(a, def, o, dwords, &mut acc)?;
+        a.set(Field::Vdst, v);
+        i = 1;
+    }
+    let mut saddr_is_reg = false;
+    let mut vaddr_op: Option<&Operand> = None;
+    for od in def.operands {
+        match od.role {
+            Role::Vdst if lds => continue,
+            Role::Vdst => {
+                let o = operand(ops, i, a.src)?;
+                let v = data_reg(a, def, o, od.ty.dwords(), &mut acc)?;
+                a.set(Field::Vdst, v);
+            }
+            Role::Vdata => {
+                let o = operand(ops, i, a.src)?;
+                let v = data_reg(a, def, o, od.ty.dwords(), &mut acc)?;
+                a.set(Field::Data, v);
+            }
+            Role::Vaddr => vaddr_op = Some(operand(ops, i, a.src)?),
+            Role::Saddr => {
+                let o = operand(ops, i, a.src)?;
+                if is_off(a, o) {
+                    a.set(Field::Saddr, 0x7f);
+                } else {
+                    let v = a.sreg(o, od.ty.dwords())?;
+                    if v >= 0x7f {
+                        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                    }
+                    a.set(Field::Saddr, v);
+                    saddr_is_reg = true;
+                }
+            }
+            _ => return Err(AsmError::new(0..a.src.len(), INVALID_OPERAND)),
+        }
+        i += 1;
+    }
+    expect_count(ops, i, a.src)?;
+    if let Some(o) = vaddr_op {
+        flat_vaddr(a, def, o, saddr_is_reg)?;
+    }
+    if acc == Some(true) {
+        a.set(Field::Acc, 1);
+    }
+    if lds {
+        a.set(Field::Lds, 1);
+    }
+    if let Some((v, span)) = a.int_mod("offset")? {
+        let ok = match enc {
+            Encoding::Flat if gen.is_gfx9_family() => (0..4096).contains(&v),
+            Encoding::Flat => false,
+            _ => (-4096..4096).contains(&v),
+        };
+        if !ok {
+            let msg = match enc {
+                Encoding::Flat if gen.is_gfx9_family() => "expected a 12-bit unsigned offset",
+                Encoding::Flat => "flat offset modifier is not supported on this GPU",
+                _ => "expected a 13-bit signed offset",
+            };
+            return Err(AsmError::new(span, msg));
+        }
+        a.set(Field::Offset, v as u32 & 0x1fff);
+    }
+    cache_bits(a, glc_allowed(def, gen))
+}
+
+fn flat_vaddr(
+    a: &mut Asm<'_>,
+    def: &InstrDef,
+    o: &Operand,
+    saddr_is_reg: bool,
+) -> Result<(), AsmError> {
+    let gen = a.gen;
+    let dwords = def.operand(Role::Vaddr).map_or(2, |d| d.ty.dwords());
+    match def.encoding {
+        Encoding::Global if saddr_is_reg => {
+            let v = a.vreg(o, 1, false)?;
+            a.set(Field::Addr, v);
+        }
+        Encoding::Scratch => {
+            if is_off(a, o) {
+                return Ok(());
+            }
+            let v = a.vreg(o, 1, false)?;
+            a.set(Field::Addr, v);
+            if gen == Gen::Gfx940 {
+                // gfx940: SVS says a VGPR address is present.
+                a.set(Field::Sve, 1);
+            } else if saddr_is_reg {
+                return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+            }
+        }
+        _ => {
+            let r = a.reg(o)?;
+            if r.file != RegFile::Vgpr || r.count != dwords {
+                return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+            }
+            let v = a.vreg(o, dwords, false)?;
+            a.set(Field::Addr, v);
+        }
+    }
+    Ok(())
+}

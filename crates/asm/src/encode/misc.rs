@@ -1,0 +1,243 @@
+//! MIMG, EXP and VINTRP (including the VOP3-encoded `_e64` form of VINTRP).
+
+use gcnkit_isa::{flags, DataType, Encoding, Field, Gen, InstrDef, Role};
+
+use super::vop::{omod, set_src_mods};
+use super::{expect_count, operand, Asm, Want, INVALID_OPERAND};
+use crate::error::AsmError;
+use crate::operand::{Operand, Stmt, Value};
+use crate::symbolic;
+
+/// Word0 bit 7 of MIMG: gfx90a's `scc` cache bit (not a field of the layouts).
+const MIMG_SCC: u64 = 1 << 7;
+
+/// MIMG: `vdata, vaddr, srsrc[, ssamp]` then `dmask:N unorm glc slc r128|a16 tfe lwe da d16`.
+pub(super) fn encode_mimg(
+    a: &mut Asm<'_>,
+    def: &InstrDef,
+    ops: &[Operand],
+) -> Result<(), AsmError> {
+    let gen = a.gen;
+    a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
+    let has_ssamp = def.operand(Role::Ssamp).is_some();
+    expect_count(ops, 3 + has_ssamp as usize, a.src)?;
+    let (vdata, agpr) = {
+        let r = a.reg(&ops[0])?;
+        match r.file {
+            crate::register::RegFile::Vgpr => (r.index, false),
+            crate::register::RegFile::Agpr if gen == Gen::Gfx90a => (r.index, true),
+            _ => return Err(AsmError::new(ops[0].span.clone(), INVALID_OPERAND)),
+        }
+    };
+    a.set(Field::Vdata, vdata);
+    let vaddr = a.reg(&ops[1])?;
+    if !vaddr.is_vgpr() {
+        return Err(AsmError::new(ops[1].span.clone(), INVALID_OPERAND));
+    }
+    a.set(Field::Vaddr, vaddr.index);
+    let srsrc = a.reg(&ops[2])?;
+    let rsrc_ok = srsrc.is_scalar() && matches!(srsrc.count, 4 | 8);
+    let v = srsrc.src_value(gen);
+    if !rsrc_ok || v % 4 != 0 || v >= 128 {
+        return Err(AsmError::new(ops[2].span.clone(), INVALID_OPERAND));
+    }
+    a.set(Field::Srsrc, v / 4);
+    if has_ssamp {
+        let v = a.sreg(&ops[3], 4)?;
+        if v % 4 != 0 || v >= 128 {
+            return Err(AsmError::new(ops[3].span.clone(), INVALID_OPERAND));
+        }
+        a.set(Field::Ssamp, v / 4);
+    }
+    if let Some((v, span)) = a.int_mod("dmask")? {
+        if !(0..16).contains(&v) {
+            return Err(AsmError::new(span, "invalid dmask"));
+        }
+        a.set(Field::Dmask, v as u32);
+    }
+    let r128_name = if gen.is_gfx9_family() { "a16" } else { "r128" };
+    for (name, field) in [
+        ("unorm", Field::Unorm),
+        ("glc", Field::Glc),
+        ("slc", Field::Slc),
+        (r128_name, Field::R128),
+        ("lwe", Field::Lwe),
+        ("da", Field::Da),
+    ] {
+        if a.flag(name) {
+            a.set(field, 1);
+        }
+    }
+    if gen != Gen::Gfx90a && a.flag("tfe") {
+        a.set(Field::Tfe, 1);
+    }
+    if agpr {
+        a.set(Field::Tfe, 1);
+    }
+    if gen == Gen::Gfx90a && a.flag("scc") {
+        a.bits |= MIMG_SCC;
+    }
+    if !gen.is_si_ci() && a.flag("d16") {
+        a.set(Field::D16, 1);
+    }
+    Ok(())
+}
+
+/// EXP: `exp TGT src0, src1, src2, src3 [done] [compr] [vm]`; `off` disables a source.
+pub(super) fn encode_exp(
+    a: &mut Asm<'_>,
+    _def: &InstrDef,
+    ops: &[Operand],
+) -> Result<(), AsmError> {
+    expect_count(ops, 5, a.src)?;
+    let tgt = match &ops[0].value {
+        Value::Ident(r) => symbolic::exp_target(a.text(r)),
+        _ => None,
+    }
+    .ok_or_else(|| AsmError::new(ops[0].span.clone(), "invalid exp target"))?;
+    a.set(Field::Tgt, tgt);
+    let compr = a.flag("compr");
+    let mut en = 0;
+    let fields = [Field::Vsrc0, Field::Vsrc1Exp, Field::Vsrc2, Field::Vsrc3];
+    for (slot, o) in ops[1..].iter().enumerate() {
+        if matches!(&o.value, Value::Ident(r) if a.text(r) == "off") {
+            continue;
+        }
+        let v = a.vreg(o, 1, false)?;
+        en |= 1 << slot;
+        // With compr, each register holds two halves: slots 0/1 come from VSRC0, 2/3 from VSRC1.
+        let field = if compr {
+            fields[slot / 2]
+        } else {
+            fields[slot]
+        };
+        a.set(field, v);
+    }
+    a.set(Field::En, en);
+    for (name, field) in [("done", Field::Done), ("vm", Field::Vm)] {
+        if a.flag(name) {
+            a.set(field, 1);
+        }
+    }
+    if compr {
+        a.set(Field::Compr, 1);
+    }
+    Ok(())
+}
+
+/// `attrN.C` → (attr, chan).
+fn attr(a: &Asm<'_>, o: &Operand) -> Result<(u32, u32), AsmError> {
+    let bad = || AsmError::new(o.span.clone(), INVALID_OPERAND);
+    let Value::Ident(r) = &o.value else {
+        return Err(bad());
+    };
+    let text = a.text(r);
+    let rest = text.strip_prefix("attr").ok_or_else(bad)?;
+    let (num, chan) = rest.split_once('.').ok_or_else(bad)?;
+    let n: u32 = num.parse().map_err(|_| bad())?;
+    if n > 63 {
+        return Err(AsmError::new(
+            o.span.clone(),
+            "out of bounds interpolation attribute number",
+        ));
+    }
+    let c = match chan {
+        "x" => 0,
+        "y" => 1,
+        "z" => 2,
+        "w" => 3,
+        _ => {
+            return Err(AsmError::new(
+                o.span.clone(),
+                "invalid or missing interpolation attribute channel",
+            ))
+        }
+    };
+    Ok((n, c))
+}
+
+/// The parameter select of v_interp_mov_f32.
+fn interp_param(a: &Asm<'_>, o: &Operand) -> Result<u32, AsmError> {
+    match &o.value {
+        Value::Ident(r) => match a.text(r) {
+            "p10" => Ok(0),
+            "p20" => Ok(1),
+            "p0" => Ok(2),
+            _ => Err(AsmError::new(o.span.clone(), "invalid interpolation slot")),
+        },
+        _ => Err(AsmError::new(o.span.clone(), "invalid interpolation slot")),
+    }
+}
+
+fn is_mov(def: &InstrDef) -> bool {
+    def.operand(Role::Vsrc)
+        .is_some_and(|o| o.ty == DataType::U32)
+}
+
+/// VINTRP: `vdst, vsrc, attrN.C`; `_e64` on gfx8+ is the VOP3 form with modifiers.
+pub(super) fn encode_vintrp(
+    a: &mut Asm<'_>,
+    def: &InstrDef,
+    s: &Stmt<'_>,
+    want: Want,
+) -> Result<(), AsmError> {
+    let gen = a.gen;
+    let ops = &s.operands[..];
+    let e64 = match want {
+        Want::Any => false,
+        Want::E32 => false,
+        Want::E64 if !gen.is_si_ci() && def.has(flags::E64) => true,
+        _ => {
+            return Err(AsmError::new(
+                s.mnemonic_span.clone(),
+                "invalid instruction",
+            ))
+        }
+    };
+    expect_count(ops, 3, a.src)?;
+    let vdst = a.vreg(operand(ops, 0, a.src)?, 1, false)?;
+    let (n, chan) = attr(a, &ops[2])?;
+    let mov = is_mov(def);
+    if !e64 {
+        a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
+        a.set(Field::Vdst, vdst);
+        let vsrc = if mov {
+            interp_param(a, &ops[1])?
+        } else {
+            a.vreg(&ops[1], 1, false)?
+        };
+        a.set(Field::Vsrc, vsrc);
+        a.set(Field::Attr, n);
+        a.set(Field::AttrChan, chan);
+        return Ok(());
+    }
+    let op = def
+        .flag_arg(flags::E64)
+        .and_then(|v| v.parse::<u32>().ok())
+        .ok_or_else(|| AsmError::new(s.mnemonic_span.clone(), "invalid instruction"))?;
+    a.start(Encoding::Vop3);
+    a.set(Field::Op, op);
+    a.set(Field::Vdst, vdst);
+    a.set(Field::Src0, n | chan << 6);
+    let o = &ops[1];
+    if mov {
+        a.set(Field::Src1, interp_param(a, o)?);
+    } else {
+        let v = a.vreg(
+            &Operand {
+                mods: Default::default(),
+                ..o.clone()
+            },
+            1,
+            false,
+        )?;
+        a.set(Field::Src1, 256 + v);
+        set_src_mods(a, 1, o)?;
+    }
+    if a.flag("clamp") {
+        a.set(Field::Clamp, 1);
+    }
+    let om = omod(a)?;
+    a.set(Field::Omod, om);
+    Ok(())
+}

@@ -1,0 +1,623 @@
+//! From a parsed statement to bytes: row lookup, per-family encoders, and the helpers they
+//! share (operand checks, constants and literals, modifiers, fixups).
+
+mod memory;
+mod misc;
+mod scalar;
+mod vop;
+mod vop3;
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use gcnkit_isa::encoding::{layout, Layout};
+use gcnkit_isa::{DataType, Encoding, Field, Gen, InstrDef, InstrId, Target, INSTRUCTIONS};
+
+use crate::error::AsmError;
+use crate::expr::{Expr, SymbolValues, Variant};
+use crate::literal::{encode_float, encode_int, Const};
+use crate::operand::{parse_stmt, ModValue, Modifier, Operand, Stmt, Value};
+use crate::register::{Reg, RegFile};
+use crate::{Encoded, Fixup, FixupKind};
+
+/// The form a mnemonic suffix asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Want {
+    /// No suffix: the assembler chooses.
+    Any,
+    /// `_e32`.
+    E32,
+    /// `_e64`.
+    E64,
+    /// `_sdwa`.
+    Sdwa,
+    /// `_dpp`.
+    Dpp,
+}
+
+/// Mnemonic to table rows, built once.
+fn mnemonic_map() -> &'static HashMap<&'static str, Vec<InstrId>> {
+    static MAP: OnceLock<HashMap<&'static str, Vec<InstrId>>> = OnceLock::new();
+    MAP.get_or_init(|| {
+        let mut m: HashMap<&'static str, Vec<InstrId>> = HashMap::new();
+        for (id, row) in INSTRUCTIONS.iter().enumerate() {
+            m.entry(row.mnemonic).or_default().push(id as InstrId);
+        }
+        m
+    })
+}
+
+/// The rows for a mnemonic as written, and the form its suffix asks for.
+fn lookup(mnemonic: &str) -> Option<(&'static [InstrId], Want)> {
+    let map = mnemonic_map();
+    if let Some(rows) = map.get(mnemonic) {
+        return Some((rows, Want::Any));
+    }
+    for (suffix, want) in [
+        ("_e32", Want::E32),
+        ("_e64", Want::E64),
+        ("_sdwa", Want::Sdwa),
+        ("_dpp", Want::Dpp),
+    ] {
+        if let Some(base) = mnemonic.strip_suffix(suffix) {
+            if let Some(rows) = map.get(base) {
+                return Some((rows, want));
+            }
+        }
+    }
+    None
+}
+
+/// Assembles one instruction statement (mnemonic and operands; no label, no comment) for
+/// `target`. Symbols are looked up in `syms` (`.` is the statement's address).
+pub fn assemble_instruction(
+    target: &Target,
+    stmt: &str,
+    syms: &dyn SymbolValues,
+) -> Result<Encoded, Vec<AsmError>> {
+    let gen = target.gen();
+    let parsed = parse_stmt(stmt, gen, syms).map_err(|e| vec![e])?;
+    let name = parsed.mnemonic;
+    let lower;
+    let key = if name.bytes().any(|c| c.is_ascii_uppercase()) {
+        lower = name.to_ascii_lowercase();
+        lower.as_str()
+    } else {
+        name
+    };
+    let Some((rows, want)) = lookup(key) else {
+        return Err(vec![unknown_mnemonic(&parsed, key)]);
+    };
+    check_registers(target, &parsed)?;
+    let mut first_err: Option<AsmError> = None;
+    let mut any_here = false;
+    for &id in rows {
+        let def = &INSTRUCTIONS[id as usize];
+        if !def.exists_on(target.processor) {
+            continue;
+        }
+        any_here = true;
+        let mut a = Asm::new(target, stmt, syms, &parsed.modifiers, def.encoding);
+        a.mnemonic = def.mnemonic;
+        match encode_row(&mut a, def, &parsed, want) {
+            Ok(()) => match a.finish() {
+                Ok(enc) => return Ok(enc),
+                Err(e) => first_err = first_err.or(Some(e)),
+            },
+            Err(e) => first_err = first_err.or(Some(e)),
+        }
+    }
+    if !any_here {
+        return Err(vec![AsmError::new(
+            parsed.mnemonic_span.clone(),
+            "instruction not supported on this GPU",
+        )]);
+    }
+    Err(vec![first_err.unwrap_or_else(|| {
+        AsmError::new(0..stmt.len(), "invalid operand for instruction")
+    })])
+}
+
+/// Register checks that depend on the processor rather than the generation: xnack_mask
+/// exists only where xnack does.
+fn check_registers(target: &Target, s: &Stmt<'_>) -> Result<(), Vec<AsmError>> {
+    if target.gen().is_si_ci() || target.processor.supports_xnack {
+        return Ok(());
+    }
+    for o in &s.operands {
+        if let Value::Reg(r) = o.value {
+            if r.file == RegFile::Special && matches!(r.index, 104 | 105) {
+                return Err(vec![AsmError::new(
+                    o.span.clone(),
+                    "register not available on this GPU",
+                )]);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn encode_row(a: &mut Asm<'_>, def: &InstrDef, s: &Stmt<'_>, want: Want) -> Result<(), AsmError> {
+    let ops = &s.operands[..];
+    match def.encoding {
+        Encoding::Sop2 | Encoding::Sop1 | Encoding::Sopc | Encoding::Sopk | Encoding::Sopp => {
+            a.no_suffix(want, s)?;
+            scalar::encode(a, def, ops)
+        }
+        Encoding::Smrd | Encoding::Smem => {
+            a.no_suffix(want, s)?;
+            scalar::encode_smem(a, def, ops)
+        }
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc => vop::encode(a, def, s, want),
+        Encoding::Vop3 => {
+            a.e64_only(want, s)?;
+            vop3::encode_vop3(a, def, ops)
+        }
+        Encoding::Vop3p => {
+            a.no_suffix(want, s)?;
+            vop3::encode_vop3p(a, def, ops)
+        }
+        Encoding::Vintrp => misc::encode_vintrp(a, def, s, want),
+        Encoding::Mimg => {
+            a.no_suffix(want, s)?;
+            misc::encode_mimg(a, def, ops)
+        }
+        Encoding::Exp => {
+            a.no_suffix(want, s)?;
+            misc::encode_exp(a, def, ops)
+        }
+        Encoding::Ds => {
+            a.no_suffix(want, s)?;
+            memory::encode_ds(a, def, ops)
+        }
+        Encoding::Mubuf | Encoding::Mtbuf => {
+            a.no_suffix(want, s)?;
+            memory::encode_buf(a, def, ops)
+        }
+        Encoding::Flat | Encoding::Global | Encoding::Scratch => {
+            a.no_suffix(want, s)?;
+            memory::encode_flat(a, def, ops)
+        }
+    }
+}
+
+/// `invalid instruction`, with LLVM's "did you mean" suggestion for a near mnemonic.
+fn unknown_mnemonic(s: &Stmt<'_>, name: &str) -> AsmError {
+    let mut best: Option<(usize, &str)> = None;
+    for &m in mnemonic_map().keys() {
+        let d = edit_distance(name, m);
+        if d <= 4 && best.is_none_or(|(bd, bm)| d < bd || (d == bd && m < bm)) {
+            best = Some((d, m));
+        }
+    }
+    let msg = match best {
+        Some((_, m)) => format!("invalid instruction, did you mean: {m}?"),
+        None => "invalid instruction".to_string(),
+    };
+    AsmError::new(s.mnemonic_span.clone(), msg)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b = b.as_bytes();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.bytes().enumerate() {
+        cur[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// The error llvm-mc gives for an operand that does not fit.
+pub(crate) const INVALID_OPERAND: &str = "invalid operand for instruction";
+
+/// The state of one instruction being encoded.
+pub(crate) struct Asm<'a> {
+    pub target: &'a Target,
+    pub gen: Gen,
+    pub src: &'a str,
+    pub syms: &'a dyn SymbolValues,
+    mods: &'a [Modifier<'a>],
+    used: u64,
+    /// The row's mnemonic.
+    pub mnemonic: &'static str,
+    /// The encoding whose layout `bits` follows.
+    pub encoding: Encoding,
+    /// The first two dwords.
+    pub bits: u64,
+    /// The literal or SDWA/DPP dword.
+    pub ext: Option<u32>,
+    /// True once `ext` holds a literal (not an SDWA/DPP dword).
+    pub ext_is_literal: bool,
+    pub fixups: Vec<Fixup>,
+}
+
+impl<'a> Asm<'a> {
+    fn new(
+        target: &'a Target,
+        src: &'a str,
+        syms: &'a dyn SymbolValues,
+        mods: &'a [Modifier<'a>],
+        encoding: Encoding,
+    ) -> Asm<'a> {
+        let gen = target.gen();
+        let mut a = Asm {
+            target,
+            gen,
+            src,
+            syms,
+            mods,
+            used: 0,
+            mnemonic: "",
+            encoding,
+            bits: 0,
+            ext: None,
+            ext_is_literal: false,
+            fixups: Vec::new(),
+        };
+        a.start(encoding);
+        a
+    }
+
+    /// Starts over in `encoding`: its identifying bits, nothing else.
+    pub fn start(&mut self, encoding: Encoding) {
+        self.encoding = encoding;
+        let enc = match encoding {
+            Encoding::Global | Encoding::Scratch => Encoding::Flat,
+            e => e,
+        };
+        self.bits = layout(enc, self.gen).value;
+    }
+
+    /// Starts the instruction over (another form of the same row): nothing encoded, no
+    /// modifier used.
+    pub fn reset(&mut self, encoding: Encoding) {
+        self.used = 0;
+        self.ext = None;
+        self.ext_is_literal = false;
+        self.fixups.clear();
+        self.start(encoding);
+    }
+
+    /// Fails on the first modifier no encoder step used.
+    pub fn check_all_used(&self) -> Result<(), AsmError> {
+        match self
+            .mods
+            .iter()
+            .enumerate()
+            .find(|(i, _)| self.used & (1 << i) == 0)
+        {
+            Some((_, m)) => Err(AsmError::new(m.span.clone(), INVALID_OPERAND)),
+            None => Ok(()),
+        }
+    }
+
+    /// The layout of the current encoding.
+    pub fn layout(&self) -> &'static Layout {
+        layout(self.encoding, self.gen)
+    }
+
+    /// Sets a field; a value that does not fit is an internal error reported at the
+    /// whole statement.
+    pub fn set(&mut self, field: Field, value: u32) {
+        let lay = self.layout();
+        let ok = lay.set(&mut self.bits, field, value);
+        debug_assert!(ok, "{field:?}={value} does not fit {:?}", self.encoding);
+    }
+
+    fn finish(self) -> Result<Encoded, AsmError> {
+        self.check_all_used()?;
+        let base = match self.encoding {
+            Encoding::Global | Encoding::Scratch => 8,
+            e => e.base_len(),
+        };
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&self.bits.to_le_bytes());
+        let mut len = base;
+        if let Some(ext) = self.ext {
+            bytes[base..base + 4].copy_from_slice(&ext.to_le_bytes());
+            len += 4;
+        }
+        let mut fixups = self.fixups;
+        for f in &mut fixups {
+            if f.kind == FixupKind::Literal32 {
+                f.offset = base as u8;
+            }
+        }
+        Ok(Encoded {
+            bytes,
+            len: len as u8,
+            fixups,
+        })
+    }
+
+    fn no_suffix(&self, want: Want, s: &Stmt<'_>) -> Result<(), AsmError> {
+        if want == Want::Any {
+            Ok(())
+        } else {
+            Err(AsmError::new(
+                s.mnemonic_span.clone(),
+                "invalid instruction",
+            ))
+        }
+    }
+
+    fn e64_only(&self, want: Want, s: &Stmt<'_>) -> Result<(), AsmError> {
+        match want {
+            Want::Any | Want::E64 => Ok(()),
+            _ => Err(AsmError::new(
+                s.mnemonic_span.clone(),
+                "e32 variant of this instruction is not supported",
+            )),
+        }
+    }
+
+    // ---- modifiers ----
+
+    /// The modifier named `name`, marking it used.
+    pub fn take(&mut self, name: &str) -> Option<&'a Modifier<'a>> {
+        let i = self.mods.iter().position(|m| m.name == name)?;
+        self.used |= 1 << i;
+        Some(&self.mods[i])
+    }
+
+    /// True if the flag `name` is present (marking it used).
+    pub fn flag(&mut self, name: &str) -> bool {
+        self.take(name).is_some()
+    }
+
+    /// True if a modifier named `name` is present, without using it.
+    pub fn has_mod(&self, name: &str) -> bool {
+        self.mods.iter().any(|m| m.name == name)
+    }
+
+    /// An integer-valued modifier (`offset:16`).
+    pub fn int_mod(&mut self, name: &str) -> Result<Option<(i64, Range<usize>)>, AsmError> {
+        let Some(m) = self.take(name) else {
+            return Ok(None);
+        };
+        match &m.value {
+            ModValue::Int(v) => Ok(Some((*v, m.span.clone()))),
+            ModValue::Ident(r) => match self.syms.value(&self.src[r.clone()]) {
+                Some(v) => Ok(Some((v, m.span.clone()))),
+                None => Err(AsmError::new(r.clone(), "expected absolute expression")),
+            },
+            ModValue::Expr(_) => Err(AsmError::new(
+                m.span.clone(),
+                "expected absolute expression",
+            )),
+            _ => Err(AsmError::new(m.span.clone(), INVALID_OPERAND)),
+        }
+    }
+
+    /// A `name:[a,b,...]` bit list: bit i of the result is entry i; each entry must be 0/1.
+    pub fn bits_mod(&mut self, name: &str, max: usize) -> Result<Option<u32>, AsmError> {
+        let Some(m) = self.take(name) else {
+            return Ok(None);
+        };
+        let ModValue::List(list) = &m.value else {
+            return Err(AsmError::new(
+                m.span.clone(),
+                "expected a left square bracket",
+            ));
+        };
+        if list.len() > max || list.is_empty() {
+            return Err(AsmError::new(
+                m.span.clone(),
+                "expected a closing square bracket",
+            ));
+        }
+        let mut bits = 0;
+        for (i, &v) in list.iter().enumerate() {
+            if !(0..=1).contains(&v) {
+                return Err(AsmError::new(m.span.clone(), "invalid op_sel value."));
+            }
+            bits |= (v as u32) << i;
+        }
+        Ok(Some(bits))
+    }
+
+    /// The text of a span.
+    pub fn text(&self, r: &Range<usize>) -> &'a str {
+        &self.src[r.clone()]
+    }
+
+    // ---- operand helpers ----
+
+    /// The value of an integer operand: `Ok(None)` when it depends on an unknown symbol.
+    pub fn eval(&self, op: &Operand) -> Result<Option<i64>, AsmError> {
+        match &op.value {
+            Value::Int(v) => Ok(Some(*v)),
+            // `null` is a register from gfx10 on; llvm-mc names it in its error here.
+            Value::Ident(r) if self.text(r) == "null" => Err(AsmError::new(
+                op.span.clone(),
+                "'null' operand is not supported on this GPU",
+            )),
+            Value::Ident(r) => Ok(self.syms.value(self.text(r))),
+            Value::Expr(e) => match e.eval(self.syms) {
+                Ok(v) => Ok(Some(v)),
+                Err(crate::expr::Unresolved::DivByZero) => {
+                    Err(AsmError::new(op.span.clone(), "division by zero"))
+                }
+                Err(_) => Ok(None),
+            },
+            _ => Err(AsmError::new(op.span.clone(), INVALID_OPERAND)),
+        }
+    }
+
+    /// The expression of an integer operand, for a fixup.
+    pub fn expr_of(&self, op: &Operand) -> Expr {
+        match &op.value {
+            Value::Int(v) => Expr::Num(*v),
+            Value::Ident(r) => {
+                let text = self.text(r);
+                let mut l = crate::lex::Lexer::new(text);
+                crate::expr::parse_expr(&mut l, true).unwrap_or(Expr::Sym {
+                    name: text.to_string(),
+                    variant: Variant::None,
+                })
+            }
+            Value::Expr(e) => e.clone(),
+            _ => Expr::Num(0),
+        }
+    }
+
+    /// A plain register operand without modifiers.
+    pub fn reg(&self, op: &Operand) -> Result<Reg, AsmError> {
+        match &op.value {
+            Value::Reg(r) if !op.mods.any() && !op.mods.lit => Ok(*r),
+            Value::Ident(r) if self.text(r) == "null" => Err(AsmError::new(
+                op.span.clone(),
+                "'null' operand is not supported on this GPU",
+            )),
+            _ => Err(AsmError::new(op.span.clone(), INVALID_OPERAND)),
+        }
+    }
+
+    /// A VGPR (or, with `agpr`, an AccVGPR) of `dwords` registers: its number.
+    pub fn vreg(&self, op: &Operand, dwords: u32, agpr: bool) -> Result<u32, AsmError> {
+        let r = self.reg(op)?;
+        let file = if agpr { RegFile::Agpr } else { RegFile::Vgpr };
+        if r.file != file || r.count != dwords {
+            return Err(AsmError::new(op.span.clone(), INVALID_OPERAND));
+        }
+        self.check_valign(op, &r)?;
+        Ok(r.index)
+    }
+
+    /// A VGPR or AGPR of `dwords` registers (gfx90a+ memory data): (number, is_agpr).
+    pub fn avreg(&self, op: &Operand, dwords: u32) -> Result<(u32, bool), AsmError> {
+        let r = self.reg(op)?;
+        let agpr = match r.file {
+            RegFile::Vgpr => false,
+            RegFile::Agpr if self.gen.has_unified_agprs() => true,
+            _ => return Err(AsmError::new(op.span.clone(), INVALID_OPERAND)),
+        };
+        if r.count != dwords {
+            return Err(AsmError::new(op.span.clone(), INVALID_OPERAND));
+        }
+        self.check_valign(op, &r)?;
+        Ok((r.index, agpr))
+    }
+
+    /// gfx90a+ require even-aligned VGPR/AGPR tuples.
+    pub fn check_valign(&self, op: &Operand, r: &Reg) -> Result<(), AsmError> {
+        if self.gen.has_unified_agprs()
+            && matches!(r.file, RegFile::Vgpr | RegFile::Agpr)
+            && r.count >= 2
+            && !r.index.is_multiple_of(2)
+        {
+            return Err(AsmError::new(op.span.clone(), "invalid register alignment"));
+        }
+        Ok(())
+    }
+
+    /// A scalar register operand of `dwords` registers: its 8-bit encoding.
+    pub fn sreg(&self, op: &Operand, dwords: u32) -> Result<u32, AsmError> {
+        let r = self.reg(op)?;
+        if !r.is_scalar() || !r.fits(dwords) {
+            return Err(AsmError::new(op.span.clone(), INVALID_OPERAND));
+        }
+        Ok(r.src_value(self.gen))
+    }
+
+    /// Encodes a constant operand for a source of type `ty`: inline, or the literal dword
+    /// (recorded in `ext`, with a fixup when it depends on unknown symbols).
+    /// `literal_ok` says whether the encoding can carry a literal.
+    pub fn constant(
+        &mut self,
+        op: &Operand,
+        ty: DataType,
+        literal_ok: bool,
+    ) -> Result<u32, AsmError> {
+        let span = op.span.clone();
+        let c = match &op.value {
+            Value::Float(f) => encode_float(self.gen, *f, ty, op.mods.lit),
+            _ => match self.eval(op)? {
+                Some(v) => encode_int(self.gen, v, ty, op.mods.lit),
+                None => {
+                    // An unknown value is always a literal, patched later.
+                    if !literal_ok {
+                        return Err(AsmError::new(span, "literal operands are not supported"));
+                    }
+                    let e = self.expr_of(op);
+                    self.literal(0, &span)?;
+                    self.fixups.push(Fixup {
+                        offset: 0,
+                        kind: FixupKind::Literal32,
+                        expr: e,
+                    });
+                    return Ok(255);
+                }
+            },
+        }
+        .map_err(|m| AsmError::new(span.clone(), m))?;
+        match c {
+            Const::Inline(v) => Ok(v),
+            Const::Literal(_) if !literal_ok => {
+                Err(AsmError::new(span, "literal operands are not supported"))
+            }
+            Const::Literal(v) => {
+                self.literal(v, &span)?;
+                Ok(255)
+            }
+        }
+    }
+
+    /// Records the literal dword; a second, different literal is an error.
+    pub fn literal(&mut self, v: u32, span: &Range<usize>) -> Result<(), AsmError> {
+        match self.ext {
+            Some(old) if self.ext_is_literal && (old != v || !self.fixups.is_empty()) => Err(
+                AsmError::new(span.clone(), "only one unique literal operand is allowed"),
+            ),
+            _ => {
+                self.ext = Some(v);
+                self.ext_is_literal = true;
+                Ok(())
+            }
+        }
+    }
+
+    /// A scalar source: a scalar register (any width-compatible) or a constant.
+    pub fn ssrc(&mut self, op: &Operand, ty: DataType, literal_ok: bool) -> Result<u32, AsmError> {
+        match &op.value {
+            Value::Reg(r) => {
+                if op.mods.any() || !r.is_scalar() || !r.fits(ty.dwords()) {
+                    return Err(AsmError::new(op.span.clone(), INVALID_OPERAND));
+                }
+                Ok(r.src_value(self.gen))
+            }
+            _ if op.mods.any() => Err(AsmError::new(op.span.clone(), INVALID_OPERAND)),
+            _ => self.constant(op, ty, literal_ok),
+        }
+    }
+}
+
+/// The operand at `i`, or an error at the end of the statement.
+pub(crate) fn operand<'o>(
+    ops: &'o [Operand],
+    i: usize,
+    src: &str,
+) -> Result<&'o Operand, AsmError> {
+    ops.get(i)
+        .ok_or_else(|| AsmError::new(src.len()..src.len(), "too few operands for instruction"))
+}
+
+/// Checks that there are exactly `n` operands.
+pub(crate) fn expect_count(ops: &[Operand], n: usize, src: &str) -> Result<(), AsmError> {
+    if let Some(extra) = ops.get(n) {
+        return Err(AsmError::new(extra.span.clone(), INVALID_OPERAND));
+    }
+    if ops.len() < n {
+        return Err(AsmError::new(
+            src.len()..src.len(),
+            "too few operands for instruction",
+        ));
+    }
+    Ok(())
+}

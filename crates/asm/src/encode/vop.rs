@@ -1,0 +1,635 @@
+//! VOP1, VOP2 and VOPC in all their forms: the 32-bit encoding (`_e32`), the VOP3 encoding
+//! (`_e64`), SDWA (`_sdwa`) and DPP (`_dpp`).
+//!
+//! Without a suffix llvm-mc picks SDWA or DPP when their modifiers are present, else the
+//! 32-bit form when it can express the operands, else the VOP3 form.
+
+use gcnkit_isa::decode::vop3_base;
+use gcnkit_isa::{flags, DataType, Encoding, Field, InstrDef, Role};
+
+use super::{expect_count, Asm, Want, INVALID_OPERAND};
+use crate::error::AsmError;
+use crate::operand::{ModValue, Operand, Stmt, Value};
+use crate::register::{RegFile, LDS_DIRECT};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    E32,
+    E64,
+    Sdwa,
+    Dpp,
+}
+
+const SDWA_MODS: &[&str] = &["dst_sel", "dst_unused", "src0_sel", "src1_sel"];
+const DPP_MODS: &[&str] = &[
+    "quad_perm",
+    "row_shl",
+    "row_shr",
+    "row_ror",
+    "wave_shl",
+    "wave_rol",
+    "wave_shr",
+    "wave_ror",
+    "row_mirror",
+    "row_half_mirror",
+    "row_bcast",
+    "row_newbcast",
+    "row_mask",
+    "bank_mask",
+    "bound_ctrl",
+    "fi",
+];
+
+/// Encodes a VOP1/VOP2/VOPC row in the form the suffix (or the operands) ask for.
+pub(super) fn encode(
+    a: &mut Asm<'_>,
+    def: &InstrDef,
+    s: &Stmt<'_>,
+    want: Want,
+) -> Result<(), AsmError> {
+    let gen = a.gen;
+    let sdwa = SDWA_MODS.iter().any(|m| a.has_mod(m));
+    let dpp = DPP_MODS.iter().any(|m| a.has_mod(m));
+    let forms: &[Form] = match want {
+        Want::E32 => &[Form::E32],
+        Want::E64 => &[Form::E64],
+        Want::Sdwa => &[Form::Sdwa],
+        Want::Dpp => &[Form::Dpp],
+        Want::Any if sdwa => &[Form::Sdwa],
+        Want::Any if dpp => &[Form::Dpp],
+        Want::Any => &[Form::E32, Form::E64],
+    };
+    let mut first_err = None;
+    for &form in forms {
+        let available = match form {
+            Form::E32 => true,
+            Form::E64 => !def.flag_on(flags::NOE64, gen),
+            Form::Sdwa => !gen.is_si_ci() && !def.flag_on(flags::NOSDWA, gen),
+            Form::Dpp => !gen.is_si_ci() && !def.flag_on(flags::NODPP, gen),
+        };
+        if !available {
+            let what = match form {
+                Form::E32 => "e32",
+                Form::E64 => "e64",
+                Form::Sdwa => "sdwa",
+                Form::Dpp => "dpp",
+            };
+            let e = AsmError::new(
+                s.mnemonic_span.clone(),
+                format!("{what} variant of this instruction is not supported"),
+            );
+            first_err = first_err.or(Some(e));
+            continue;
+        }
+        a.reset(def.encoding);
+        let r = match form {
+            Form::E32 => encode_e32(a, def, &s.operands),
+            Form::E64 => encode_e64(a, def, &s.operands),
+            Form::Sdwa => encode_sdwa(a, def, &s.operands),
+            Form::Dpp => encode_dpp(a, def, &s.operands),
+        };
+        match r.and_then(|()| a.check_all_used()) {
+            Ok(()) => return Ok(()),
+            Err(e) => first_err = first_err.or(Some(e)),
+        }
+    }
+    Err(first_err.unwrap_or_else(|| AsmError::new(0..a.src.len(), INVALID_OPERAND)))
+}
+
+/// True for the carry-out / compare-mask destination (as opposed to the SGPR destination of
+/// v_readfirstlane_b32 and the gfx6/7 v_readlane_b32).
+fn is_mask_dst(def: &InstrDef) -> bool {
+    def.encoding == Encoding::Vopc || def.operand(Role::Vdst).is_some()
+}
+
+fn is_vcc(o: &Operand) -> bool {
+    matches!(o.value, Value::Reg(r) if r.file == RegFile::Special && r.index == 106 && r.count == 2)
+        && !o.mods.any()
+}
+
+fn need_vcc(o: &Operand) -> Result<(), AsmError> {
+    if is_vcc(o) {
+        Ok(())
+    } else {
+        Err(AsmError::new(o.span.clone(), INVALID_OPERAND))
+    }
+}
+
+/// The 9-bit source value of a register operand of type `ty`, or a constant.
+pub(super) fn src_value(
+    a: &mut Asm<'_>,
+    o: &Operand,
+    ty: DataType,
+    literal_ok: bool,
+) -> Result<u32, AsmError> {
+    match &o.value {
+        Value::Reg(r) => {
+            let ok = match r.file {
+                RegFile::Vgpr => r.count == ty.dwords(),
+                RegFile::Agpr => false,
+                _ => r.fits(ty.dwords()) && !(r.index == LDS_DIRECT && ty.dwords() > 1),
+            };
+            if !ok {
+                return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+            }
+            a.check_valign(o, r)?;
+            if r.file == RegFile::Special && r.index == LDS_DIRECT {
+                check_lds_direct(a, o)?;
+            }
+            Ok(r.src_value(a.gen))
+        }
+        Value::Int(_) | Value::Float(_) | Value::Ident(_) | Value::Expr(_) => {
+            if let Value::Ident(r) = &o.value {
+                if a.syms.value(a.text(r)).is_none() && !literal_ok {
+                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                }
+            }
+            a.constant(o, ty, literal_ok)
+        }
+        Value::Call(..) => Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+    }
+}
+
+/// The id under which an implicit read of the whole `vcc` counts on the constant bus: it
+/// conflicts even with an explicit `vcc_lo`.
+const IMPLICIT_VCC: u32 = 0x1000;
+/// An implicit read of `m0` (v_movrel*).
+const IMPLICIT_M0: u32 = 124;
+
+/// Where llvm-mc lets `src_lds_direct` be read: not on gfx90a/gfx940, and never by the
+/// reversed-operand (`*rev*`) instructions.
+pub(super) fn check_lds_direct(a: &Asm<'_>, o: &Operand) -> Result<(), AsmError> {
+    if a.gen.has_unified_agprs() {
+        return Err(AsmError::new(
+            o.span.clone(),
+            "lds_direct is not supported on this GPU",
+        ));
+    }
+    if a.mnemonic.contains("rev_") && !a.mnemonic.contains("bfrev") {
+        return Err(AsmError::new(
+            o.span.clone(),
+            "lds_direct cannot be used with this instruction",
+        ));
+    }
+    Ok(())
+}
+
+/// The constant bus: a VALU instruction reads at most one scalar value (SGPR or literal;
+/// the same SGPR read twice counts once). `reads` are source-field values; values below 128
+/// are scalar registers and 255 the literal.
+pub(super) fn check_constant_bus(
+    a: &Asm<'_>,
+    reads: &[u32],
+    span: &std::ops::Range<usize>,
+) -> Result<(), AsmError> {
+    let mut first: Option<u32> = None;
+    for &v in reads {
+        // SGPRs, the scalar condition values (vccz, execz, scc), the literal, implicit reads.
+        if v >= 128 && !matches!(v, 251..=253 | 255 | IMPLICIT_VCC) {
+            continue;
+        }
+        match first {
+            Some(f) if f != v => {
+                return Err(AsmError::new(
+                    span.clone(),
+                    "invalid operand (violates constant bus restrictions)",
+                ))
+            }
+            _ => first = Some(v),
+        }
+    }
+    let _ = a;
+    Ok(())
+}
+
+fn vgpr_of(a: &Asm<'_>, o: &Operand, dwords: u32) -> Result<u32, AsmError> {
+    let plain = Operand {
+        mods: Default::default(),
+        ..o.clone()
+    };
+    a.vreg(&plain, dwords, false)
+}
+
+/// The `k` constant of v_madmk/v_madak/v_fmamk: always the literal dword.
+fn k_literal(a: &mut Asm<'_>, o: &Operand, ty: DataType) -> Result<(), AsmError> {
+    let v = match &o.value {
+        Value::Float(f) => match crate::literal::encode_float(a.gen, *f, ty, true) {
+            Ok(crate::literal::Const::Literal(v)) => v,
+            _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+        },
+        _ => {
+            let v = a
+                .eval(o)?
+                .ok_or_else(|| AsmError::new(o.span.clone(), INVALID_OPERAND))?;
+            let fits = if ty.bits() == 16 {
+                i16::try_from(v).is_ok() || u16::try_from(v).is_ok()
+            } else {
+                i32::try_from(v).is_ok() || u32::try_from(v).is_ok()
+            };
+            if !fits {
+                return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+            }
+            v as u32 & if ty.bits() == 16 { 0xffff } else { u32::MAX }
+        }
+    };
+    a.literal(v, &o.span)
+}
+
+fn encode_e32(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
+    let gen = a.gen;
+    a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
+    expect_count(ops, def.operands.len(), a.src)?;
+    let name = def.mnemonic;
+    let lane_si = matches!(name, "v_readlane_b32" | "v_writelane_b32");
+    for (od, o) in def.operands.iter().zip(ops) {
+        if o.mods.any() && od.role != Role::K {
+            return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+        }
+        match od.role {
+            Role::Vdst => {
+                let agpr = name == "v_accvgpr_mov_b32";
+                let v = a.vreg(o, od.ty.dwords(), agpr)?;
+                a.set(Field::Vdst, v);
+            }
+            Role::Sdst if !is_mask_dst(def) => {
+                let v = a.sreg(o, 1)?;
+                if v >= 128 {
+                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                }
+                a.set(Field::Vdst, v);
+            }
+            Role::Sdst | Role::Src2 => need_vcc(o)?,
+            Role::Src0 => {
+                let v = match name {
+                    "v_swap_b32" | "v_movrels_b32" | "v_movrelsd_b32" => {
+                        256 + a.vreg(o, 1, false)?
+                    }
+                    "v_accvgpr_mov_b32" => 256 + a.vreg(o, 1, true)?,
+                    "v_readfirstlane_b32" if !matches!(&o.value, Value::Reg(r) if r.is_vgpr() || r.index == LDS_DIRECT && r.file == RegFile::Special) => {
+                        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND))
+                    }
+                    _ if lane_si && name == "v_readlane_b32" => 256 + a.vreg(o, 1, false)?,
+                    _ => src_value(a, o, od.ty, true)?,
+                };
+                a.set(Field::Src0, v);
+            }
+            Role::Src1 if lane_si => {
+                let v = a.ssrc(o, DataType::B32, false)?;
+                a.set(Field::Vsrc1, v);
+            }
+            Role::Src1 => {
+                let v = a.vreg(o, od.ty.dwords(), false)?;
+                a.set(Field::Vsrc1, v);
+            }
+            Role::K => k_literal(a, o, od.ty)?,
+            _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+        }
+    }
+    if !lane_si && def.operand(Role::Src0).is_some() {
+        // The carry-in / mask `vcc` and the `k` literal are implicit scalar reads.
+        let src0 = a.layout().get(a.bits, Field::Src0);
+        let implicit = if def.operand(Role::Src2).is_some() {
+            IMPLICIT_VCC
+        } else if name.starts_with("v_movrel") {
+            IMPLICIT_M0
+        } else if def.operand(Role::K).is_some() {
+            255
+        } else {
+            256
+        };
+        let span = ops
+            .iter()
+            .find(|o| o.span.start > 0)
+            .map_or(0..a.src.len(), |_| 0..a.src.len());
+        let src0_span = def
+            .operands
+            .iter()
+            .position(|o| o.role == Role::Src0)
+            .map_or(span, |i| ops[i].span.clone());
+        if !(implicit == 255 && src0 == 255) {
+            check_constant_bus(a, &[implicit, src0], &src0_span)?;
+        }
+    }
+    Ok(())
+}
+
+/// Sets the VOP3 neg/abs bits of source `i` from the operand's modifiers (`sext` is the
+/// neg bit of an integer source).
+pub(crate) fn set_src_mods(a: &mut Asm<'_>, i: u32, o: &Operand) -> Result<(), AsmError> {
+    let lay = a.layout();
+    if o.mods.neg || o.mods.sext {
+        let neg = lay.get(a.bits, Field::Neg) | 1 << i;
+        a.set(Field::Neg, neg);
+    }
+    if o.mods.abs {
+        let abs = lay.get(a.bits, Field::Abs) | 1 << i;
+        a.set(Field::Abs, abs);
+    }
+    Ok(())
+}
+
+/// The output modifier: `mul:2` → 1, `mul:4` → 2, `div:2` → 3.
+pub(crate) fn omod(a: &mut Asm<'_>) -> Result<u32, AsmError> {
+    let mut v = 0;
+    if let Some((n, span)) = a.int_mod("mul")? {
+        v = match n {
+            1 => 0,
+            2 => 1,
+            4 => 2,
+            _ => return Err(AsmError::new(span, "invalid mul value.")),
+        };
+    }
+    if let Some((n, span)) = a.int_mod("div")? {
+        v = match n {
+            1 => 0,
+            2 => 3,
+            _ => return Err(AsmError::new(span, "invalid div value.")),
+        };
+    }
+    Ok(v)
+}
+
+/// Sets `clamp` of a VOP3 word: bit 15 on gfx8+ and in VOP3B, bit 11 in gfx6/7 VOP3A.
+pub(crate) fn set_clamp(a: &mut Asm<'_>, vop3b: bool) {
+    if a.gen.is_si_ci() && vop3b {
+        a.bits |= 1 << 15;
+    } else {
+        a.set(Field::Clamp, 1);
+    }
+}
+
+fn encode_e64(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
+    let gen = a.gen;
+    a.start(Encoding::Vop3);
+    let base = vop3_base(def.encoding, gen).unwrap_or(0);
+    a.set(Field::Op, base + def.opcode(gen).unwrap_or(0) as u32);
+    expect_count(ops, def.operands.len(), a.src)?;
+    let vop3b =
+        def.encoding == Encoding::Vop2 && def.operand(Role::Sdst).is_some() && is_mask_dst(def);
+    for (od, o) in def.operands.iter().zip(ops) {
+        match od.role {
+            Role::Vdst => {
+                let v = vgpr_of(a, o, od.ty.dwords())?;
+                if o.mods.any() {
+                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                }
+                a.set(Field::Vdst, v);
+            }
+            Role::Sdst => {
+                let v = a.sreg(o, if is_mask_dst(def) { 2 } else { 1 })?;
+                if v >= 128 {
+                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                }
+                a.set(if vop3b { Field::Sdst } else { Field::Vdst }, v);
+            }
+            Role::Src0 | Role::Src1 => {
+                let i = u32::from(od.role == Role::Src1);
+                let v = src_value(a, o, od.ty, false)?;
+                a.set(if i == 0 { Field::Src0 } else { Field::Src1 }, v);
+                if vop3b && o.mods.abs {
+                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                }
+                set_src_mods(a, i, o)?;
+            }
+            Role::Src2 => {
+                let v = a.sreg(o, 2)?;
+                a.set(Field::Src2, v);
+            }
+            _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+        }
+    }
+    let mut reads: Vec<u32> = [
+        (Role::Src0, Field::Src0),
+        (Role::Src1, Field::Src1),
+        (Role::Src2, Field::Src2),
+    ]
+    .iter()
+    .filter(|(r, _)| def.operand(*r).is_some())
+    .map(|(_, f)| a.layout().get(a.bits, *f))
+    .collect();
+    if def.mnemonic.starts_with("v_movrel") {
+        reads.push(IMPLICIT_M0);
+    }
+    check_constant_bus(a, &reads, &(0..a.src.len()))?;
+    if a.flag("clamp") {
+        set_clamp(a, vop3b);
+    }
+    let om = omod(a)?;
+    a.set(Field::Omod, om);
+    Ok(())
+}
+
+fn sel_value(a: &mut Asm<'_>, name: &str, unused: bool) -> Result<Option<u32>, AsmError> {
+    let Some(m) = a.take(name) else {
+        return Ok(None);
+    };
+    let ModValue::Ident(r) = &m.value else {
+        return Err(AsmError::new(m.span.clone(), INVALID_OPERAND));
+    };
+    let text = a.text(r);
+    let v = if unused {
+        ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE"]
+            .iter()
+            .position(|&n| n == text)
+    } else {
+        [
+            "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD",
+        ]
+        .iter()
+        .position(|&n| n == text)
+    };
+    v.map(|v| Some(v as u32))
+        .ok_or_else(|| AsmError::new(r.clone(), "invalid SDWA selector"))
+}
+
+/// An SDWA source: (value for the 8-bit field, scalar flag).
+fn sdwa_src(a: &mut Asm<'_>, o: &Operand, ty: DataType) -> Result<(u32, bool), AsmError> {
+    if let Value::Reg(r) = &o.value {
+        if r.is_vgpr() && r.count == ty.dwords() {
+            return Ok((r.index, false));
+        }
+    }
+    if !a.gen.is_gfx9_family() {
+        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+    }
+    let v = src_value(a, o, ty, false)?;
+    if v >= 256 {
+        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+    }
+    Ok((v, true))
+}
+
+fn encode_sdwa(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
+    let gen = a.gen;
+    let gfx9 = gen.is_gfx9_family();
+    let vopc = def.encoding == Encoding::Vopc;
+    a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
+    a.set(Field::Src0, 0xf9);
+    expect_count(ops, def.operands.len(), a.src)?;
+    let mut ext: u32 = 0;
+    for (od, o) in def.operands.iter().zip(ops) {
+        match od.role {
+            Role::Vdst => {
+                let v = a.vreg(o, od.ty.dwords(), false)?;
+                a.set(Field::Vdst, v);
+            }
+            Role::Sdst if vopc && gfx9 && !is_vcc(o) => {
+                let v = a.sreg(o, 2)?;
+                if v >= 128 {
+                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                }
+                ext |= v << 8 | 1 << 15;
+            }
+            Role::Sdst | Role::Src2 => need_vcc(o)?,
+            Role::Src0 | Role::Src1 => {
+                let src1 = od.role == Role::Src1;
+                if o.mods.sext && (def.mnemonic.contains("fp8") || def.mnemonic.contains("bf8")) {
+                    return Err(AsmError::new(o.span.clone(), "not a valid operand."));
+                }
+                let (v, scalar) = sdwa_src(a, o, od.ty)?;
+                let base = if src1 { 24 } else { 16 };
+                if src1 {
+                    a.set(Field::Vsrc1, v);
+                } else {
+                    ext |= v;
+                }
+                ext |= u32::from(o.mods.sext) << (base + 3)
+                    | u32::from(o.mods.neg) << (base + 4)
+                    | u32::from(o.mods.abs) << (base + 5)
+                    | u32::from(scalar) << (base + 7);
+            }
+            _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+        }
+    }
+    let clamp = a.flag("clamp");
+    if !vopc {
+        // gfx940's fp8/bf8 conversions have no destination select: dst_unused stays 0.
+        let fp8 = def.mnemonic.contains("fp8") || def.mnemonic.contains("bf8");
+        let dst_sel = sel_value(a, "dst_sel", false)?.unwrap_or(6);
+        // The accumulating (tied) instructions write the whole register.
+        if def.has(flags::TIED) && dst_sel != 6 {
+            return Err(AsmError::new(0..a.src.len(), INVALID_OPERAND));
+        }
+        ext |= dst_sel << 8;
+        ext |= sel_value(a, "dst_unused", true)?.unwrap_or(if fp8 { 0 } else { 2 }) << 11;
+        if gfx9 {
+            ext |= omod(a)? << 14;
+        }
+    }
+    if clamp {
+        ext |= 1 << 13;
+    }
+    ext |= sel_value(a, "src0_sel", false)?.unwrap_or(6) << 16;
+    if def.encoding != Encoding::Vop1 {
+        ext |= sel_value(a, "src1_sel", false)?.unwrap_or(6) << 24;
+    }
+    a.ext = Some(ext);
+    Ok(())
+}
+
+/// The DPP control value of the control modifier present (identity quad_perm if none).
+fn dpp_ctrl(a: &mut Asm<'_>) -> Result<u32, AsmError> {
+    let gen = a.gen;
+    if let Some(m) = a.take("quad_perm") {
+        let ModValue::List(l) = &m.value else {
+            return Err(AsmError::new(m.span.clone(), INVALID_OPERAND));
+        };
+        if l.len() != 4 || l.iter().any(|v| !(0..4).contains(v)) {
+            return Err(AsmError::new(m.span.clone(), "invalid quad_perm lane id"));
+        }
+        return Ok(l
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (v as u32) << (2 * i))
+            .sum());
+    }
+    for (name, base, lo, hi) in [
+        ("row_shl", 0x100, 1, 15),
+        ("row_shr", 0x110, 1, 15),
+        ("row_ror", 0x120, 1, 15),
+        ("row_newbcast", 0x150, 0, 15),
+    ] {
+        if let Some((v, span)) = a.int_mod(name)? {
+            if !(lo..=hi).contains(&v) || (name == "row_newbcast" && !gen.has_unified_agprs()) {
+                return Err(AsmError::new(span, "invalid dpp_ctrl value"));
+            }
+            return Ok(base + v as u32);
+        }
+    }
+    for (name, v) in [
+        ("wave_shl", 0x130),
+        ("wave_rol", 0x134),
+        ("wave_shr", 0x138),
+        ("wave_ror", 0x13c),
+    ] {
+        if let Some((n, span)) = a.int_mod(name)? {
+            if n != 1 {
+                return Err(AsmError::new(span, "invalid dpp_ctrl value"));
+            }
+            return Ok(v);
+        }
+    }
+    if a.flag("row_mirror") {
+        return Ok(0x140);
+    }
+    if a.flag("row_half_mirror") {
+        return Ok(0x141);
+    }
+    if let Some((n, span)) = a.int_mod("row_bcast")? {
+        return match n {
+            15 => Ok(0x142),
+            31 => Ok(0x143),
+            _ => Err(AsmError::new(span, "invalid dpp_ctrl value")),
+        };
+    }
+    Ok(0xe4)
+}
+
+fn encode_dpp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
+    let gen = a.gen;
+    a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
+    a.set(Field::Src0, 0xfa);
+    expect_count(ops, def.operands.len(), a.src)?;
+    let mut ext: u32 = 0;
+    for (od, o) in def.operands.iter().zip(ops) {
+        match od.role {
+            Role::Vdst => {
+                let v = a.vreg(o, od.ty.dwords(), false)?;
+                a.set(Field::Vdst, v);
+            }
+            Role::Sdst | Role::Src2 => need_vcc(o)?,
+            Role::Src0 | Role::Src1 => {
+                let v = vgpr_of(a, o, od.ty.dwords())?;
+                let shift = if od.role == Role::Src1 {
+                    a.set(Field::Vsrc1, v);
+                    22
+                } else {
+                    ext |= v;
+                    20
+                };
+                // An integer source of an FP instruction keeps `sext` in the neg bit.
+                let neg = o.mods.neg || o.mods.sext;
+                ext |= u32::from(neg) << shift | u32::from(o.mods.abs) << (shift + 1);
+            }
+            _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+        }
+    }
+    ext |= dpp_ctrl(a)? << 8;
+    if let Some((v, span)) = a.int_mod("bound_ctrl")? {
+        // llvm-mc sets the bit for both bound_ctrl:0 and bound_ctrl:1.
+        if !(0..=1).contains(&v) {
+            return Err(AsmError::new(span, "invalid bound_ctrl value"));
+        }
+        ext |= 1 << 19;
+    }
+    for (name, shift) in [("bank_mask", 24), ("row_mask", 28)] {
+        let v = match a.int_mod(name)? {
+            Some((v, _)) if (0..16).contains(&v) => v as u32,
+            Some((_, span)) => return Err(AsmError::new(span, format!("invalid {name} value"))),
+            None => 0xf,
+        };
+        ext |= v << shift;
+    }
+    a.ext = Some(ext);
+    Ok(())
+}

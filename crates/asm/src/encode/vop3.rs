@@ -1,0 +1,322 @@
+//! The VOP3-only instructions (VOP3A/VOP3B rows of `vop3.tbl`), VOP3P, and VOP3P-MAI
+//! (MFMA, SMFMAC, v_accvgpr_read/write).
+//!
+//! None of these encodings can carry a literal on the targets gcnkit supports.
+
+use gcnkit_isa::{flags, DataType, Field, Gen, InstrDef, Role};
+
+use super::vop::{omod, set_clamp, set_src_mods, src_value};
+use super::{expect_count, Asm, INVALID_OPERAND};
+use crate::error::AsmError;
+use crate::operand::{Operand, Value};
+use crate::register::{RegFile, LDS_DIRECT};
+
+fn src_field(role: Role) -> (Field, u32) {
+    match role {
+        Role::Src0 => (Field::Src0, 0),
+        Role::Src1 => (Field::Src1, 1),
+        _ => (Field::Src2, 2),
+    }
+}
+
+fn plain(o: &Operand) -> Operand {
+    Operand {
+        mods: Default::default(),
+        ..o.clone()
+    }
+}
+
+/// True for rows whose gfx9+ VOP3 encoding carries `op_sel` (16-bit sources, except the
+/// `_legacy` forms; and gfx940's fp8/bf8 conversions).
+fn has_op_sel(def: &InstrDef) -> bool {
+    let name = def.mnemonic;
+    let half = def
+        .operands
+        .iter()
+        .any(|o| matches!(o.role, Role::Src0 | Role::Src1 | Role::Src2) && o.ty.bits() == 16);
+    (half && !name.contains("_legacy"))
+        || name.starts_with("v_cvt_pk_fp8")
+        || name.starts_with("v_cvt_pk_bf8")
+        || name.starts_with("v_cvt_sr_")
+}
+
+/// VOP3A/VOP3B-only rows.
+pub(super) fn encode_vop3(
+    a: &mut Asm<'_>,
+    def: &InstrDef,
+    ops: &[Operand],
+) -> Result<(), AsmError> {
+    let gen = a.gen;
+    a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
+    if def.has(flags::INTERP) {
+        return encode_interp(a, def, ops);
+    }
+    expect_count(ops, def.operands.len(), a.src)?;
+    let vop3b = def.has(flags::VOP3B);
+    let lane = matches!(def.mnemonic, "v_readlane_b32" | "v_writelane_b32");
+    let mut nsrc = 0;
+    for (od, o) in def.operands.iter().zip(ops) {
+        match od.role {
+            Role::Vdst => {
+                let v = a.vreg(o, od.ty.dwords(), false)?;
+                a.set(Field::Vdst, v);
+            }
+            Role::Sdst => {
+                let v = a.sreg(o, od.ty.dwords())?;
+                if v >= 128 {
+                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                }
+                a.set(if vop3b { Field::Sdst } else { Field::Vdst }, v);
+            }
+            Role::Src0 | Role::Src1 | Role::Src2 => {
+                let (field, i) = src_field(od.role);
+                nsrc = nsrc.max(i + 1);
+                let v = if lane && def.mnemonic == "v_readlane_b32" && od.role == Role::Src0 {
+                    match &o.value {
+                        Value::Reg(r) if r.file == RegFile::Special && r.index == LDS_DIRECT => {
+                            LDS_DIRECT
+                        }
+                        _ => 256 + a.vreg(o, 1, false)?,
+                    }
+                } else if lane {
+                    a.ssrc(o, DataType::B32, false)?
+                } else {
+                    src_value(a, o, od.ty, false)?
+                };
+                a.set(field, v);
+                if vop3b && o.mods.abs {
+                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                }
+                set_src_mods(a, i, o)?;
+            }
+            _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+        }
+    }
+    if !lane {
+        let reads: Vec<u32> = [Field::Src0, Field::Src1, Field::Src2][..nsrc as usize]
+            .iter()
+            .map(|f| a.layout().get(a.bits, *f))
+            .collect();
+        super::vop::check_constant_bus(a, &reads, &(0..a.src.len()))?;
+    }
+    if gen.is_gfx9_family() && has_op_sel(def) {
+        let nsel = if def.mnemonic.starts_with("v_cvt_sr_") {
+            3
+        } else {
+            nsrc
+        };
+        if let Some(bits) = a.bits_mod("op_sel", nsel as usize + 1)? {
+            // [src0, src1, (src2,) dst]: the destination bit is bit 3 of the field.
+            let srcs = bits & ((1 << nsel) - 1);
+            let dst = (bits >> nsel) & 1;
+            a.set(Field::OpSel, srcs | dst << 3);
+        }
+    }
+    if a.flag("clamp") {
+        set_clamp(a, vop3b);
+    }
+    let om = omod(a)?;
+    a.set(Field::Omod, om);
+    Ok(())
+}
+
+/// The f16 interpolation rows: `vdst, vsrc, attrN.C[, src2] [high] [clamp] [omod]`.
+fn encode_interp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
+    let has_src2 = def.operand(Role::Src2).is_some();
+    expect_count(ops, 3 + has_src2 as usize, a.src)?;
+    let v = a.vreg(&ops[0], 1, false)?;
+    a.set(Field::Vdst, v);
+    let v = a.vreg(&plain(&ops[1]), 1, false)?;
+    a.set(Field::Src1, 256 + v);
+    set_src_mods(a, 1, &ops[1])?;
+    let Value::Ident(r) = &ops[2].value else {
+        return Err(AsmError::new(ops[2].span.clone(), INVALID_OPERAND));
+    };
+    let text = a.text(r);
+    let (n, c) = text
+        .strip_prefix("attr")
+        .and_then(|t| t.split_once('.'))
+        .and_then(|(n, c)| Some((n.parse::<u32>().ok()?, "xyzw".find(c)? as u32)))
+        .filter(|&(n, _)| n < 64)
+        .ok_or_else(|| AsmError::new(ops[2].span.clone(), INVALID_OPERAND))?;
+    let high = u32::from(a.flag("high"));
+    a.set(Field::Src0, n | c << 6 | high << 8);
+    if has_src2 {
+        let v = a.vreg(&plain(&ops[3]), 1, false)?;
+        a.set(Field::Src2, 256 + v);
+        set_src_mods(a, 2, &ops[3])?;
+    }
+    if a.flag("clamp") {
+        a.set(Field::Clamp, 1);
+    }
+    let om = omod(a)?;
+    a.set(Field::Omod, om);
+    Ok(())
+}
+
+/// VOP3P: packed math, mixed-precision `v_mad_mix*`/`v_fma_mix*`, dot products, and MAI.
+pub(super) fn encode_vop3p(
+    a: &mut Asm<'_>,
+    def: &InstrDef,
+    ops: &[Operand],
+) -> Result<(), AsmError> {
+    let gen = a.gen;
+    a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
+    if def.has(flags::MAI) {
+        return encode_mai(a, def, ops);
+    }
+    expect_count(ops, def.operands.len(), a.src)?;
+    if def.has(flags::ACCSRC0) || def.has(flags::ACCDST) {
+        return encode_accvgpr(a, def, ops);
+    }
+    let mix = def.mnemonic.contains("_mix");
+    let mut nsrc = 0;
+    let (mut neg_lo, mut neg_hi) = (0, 0);
+    for (od, o) in def.operands.iter().zip(ops) {
+        match od.role {
+            Role::Vdst => {
+                let v = a.vreg(o, od.ty.dwords(), false)?;
+                a.set(Field::Vdst, v);
+            }
+            Role::Src0 | Role::Src1 | Role::Src2 => {
+                let (field, i) = src_field(od.role);
+                nsrc = nsrc.max(i + 1);
+                let ty = match od.ty {
+                    // Constants of 64-bit packed operands are read at 32 bits.
+                    DataType::V2F32 if !matches!(o.value, Value::Reg(_)) => DataType::F32,
+                    DataType::B64 if !matches!(o.value, Value::Reg(_)) => DataType::B32,
+                    t => t,
+                };
+                let v = src_value(a, &plain(o), ty, false)?;
+                a.set(field, v);
+                if o.mods.sext || (!mix && (o.mods.neg || o.mods.abs)) {
+                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                }
+                neg_lo |= u32::from(o.mods.neg) << i;
+                neg_hi |= u32::from(o.mods.abs) << i;
+            }
+            _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+        }
+    }
+    let n = nsrc as usize;
+    let op_sel = a.bits_mod("op_sel", n)?.unwrap_or(0);
+    let hi_default = if mix { 0 } else { 0b111 };
+    // Entries a shorter list leaves out keep their default.
+    let op_sel_hi = match a.bits_mod("op_sel_hi", n)? {
+        Some(bits) => bits | (hi_default & !((1 << n) - 1)),
+        None => hi_default,
+    };
+    if !mix {
+        neg_lo = a.bits_mod("neg_lo", n)?.unwrap_or(0);
+        neg_hi = a.bits_mod("neg_hi", n)?.unwrap_or(0);
+    }
+    a.set(Field::OpSel, op_sel);
+    a.set(Field::OpSelHi, op_sel_hi & 3);
+    a.set(Field::OpSelHi2, op_sel_hi >> 2 & 1);
+    a.set(Field::Neg, neg_lo);
+    a.set(Field::NegHi, neg_hi);
+    if a.flag("clamp") {
+        a.set(Field::Clamp, 1);
+    }
+    Ok(())
+}
+
+/// v_accvgpr_read_b32 `vN, aM` and v_accvgpr_write_b32 `aN, src`.
+fn encode_accvgpr(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
+    let read = def.has(flags::ACCSRC0);
+    let v = a.vreg(&ops[0], 1, !read)?;
+    a.set(Field::Vdst, v);
+    let s = if read {
+        256 + a.vreg(&ops[1], 1, true)?
+    } else {
+        if ops[1].mods.any() {
+            return Err(AsmError::new(ops[1].span.clone(), INVALID_OPERAND));
+        }
+        src_value(a, &ops[1], DataType::B32, false)?
+    };
+    a.set(Field::Src0, s);
+    // llvm-mc sets the (unused) op_sel_hi bits as for packed math.
+    a.set(Field::OpSelHi, 3);
+    a.set(Field::OpSelHi2, 1);
+    Ok(())
+}
+
+/// A VGPR or AGPR tuple of `dwords`: (number, is_agpr).
+fn av(a: &Asm<'_>, o: &Operand, dwords: u32) -> Result<(u32, bool), AsmError> {
+    let r = a.reg(o)?;
+    let agpr = match r.file {
+        RegFile::Vgpr => false,
+        RegFile::Agpr => true,
+        _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+    };
+    if r.count != dwords {
+        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+    }
+    a.check_valign(o, &r)?;
+    Ok((r.index, agpr))
+}
+
+/// MFMA and SMFMAC: `vdst, srcA, srcB, srcC` then `cbsz:N abid:N blgp:N` (gfx940 f64: `neg:[..]`).
+fn encode_mai(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
+    let gen = a.gen;
+    expect_count(ops, def.operands.len(), a.src)?;
+    let smfmac = def.mnemonic.starts_with("v_smfmac");
+    let ty = |r: Role| def.operand(r).map_or(DataType::B32, |o| o.ty);
+    let (vdst, cd_agpr) = av(a, &ops[0], ty(Role::Vdst).dwords())?;
+    if gen == Gen::Gfx908 && !cd_agpr {
+        return Err(AsmError::new(ops[0].span.clone(), INVALID_OPERAND));
+    }
+    a.set(Field::Vdst, vdst);
+    if cd_agpr && gen != Gen::Gfx908 {
+        a.set(Field::AccCd, 1);
+    }
+    let mut acc = 0;
+    for (i, role) in [Role::Src0, Role::Src1].into_iter().enumerate() {
+        let o = &ops[i + 1];
+        let (n, agpr) = av(a, o, ty(role).dwords())?;
+        a.set(src_field(role).0, 256 + n);
+        acc |= u32::from(agpr) << i;
+    }
+    let o = &ops[3];
+    let c = if smfmac {
+        256 + a.vreg(o, 1, false)?
+    } else {
+        match &o.value {
+            Value::Reg(r) if matches!(r.file, RegFile::Vgpr | RegFile::Agpr) => {
+                let (n, agpr) = av(a, o, ty(Role::Src2).dwords())?;
+                if agpr != cd_agpr {
+                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                }
+                256 + n
+            }
+            _ => {
+                let t = if def.mnemonic.starts_with("v_mfma_f64") {
+                    DataType::F64
+                } else {
+                    DataType::B32
+                };
+                src_value(a, o, t, false)?
+            }
+        }
+    };
+    a.set(Field::Src2, c);
+    a.set(Field::Acc, acc);
+    for (name, field, max) in [
+        ("cbsz", Field::Cbsz, 7),
+        ("abid", Field::Abid, 15),
+        ("blgp", Field::Blgp, 7),
+    ] {
+        if let Some((v, span)) = a.int_mod(name)? {
+            if !(0..=max).contains(&v) {
+                return Err(AsmError::new(span, format!("invalid {name} value.")));
+            }
+            a.set(field, v as u32);
+        }
+    }
+    if gen == Gen::Gfx940 && def.mnemonic.starts_with("v_mfma_f64") {
+        if let Some(bits) = a.bits_mod("neg", 3)? {
+            a.set(Field::Blgp, bits);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,377 @@
+//! Integer expressions as llvm-mc has them: C-like operators with LLVM's (GNU-flavour)
+//! precedence, symbols, `.` for the current location, and the AMDGPU symbol variants
+//! (`sym@rel32@lo`, `sym@abs32@hi`, `sym@gotpcrel`, ...).
+
+use std::ops::Range;
+
+use crate::lex::{Lexer, Punct, Tok};
+
+/// A relocation variant written after a symbol name (`sym@rel32@lo`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Variant {
+    None,
+    Rel32Lo,
+    Rel32Hi,
+    Rel64,
+    Rel32,
+    GotPcRel,
+    GotPcRel32Lo,
+    GotPcRel32Hi,
+    Abs32Lo,
+    Abs32Hi,
+    Abs64,
+}
+
+impl Variant {
+    fn parse(s: &str) -> Option<Variant> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "rel32@lo" => Variant::Rel32Lo,
+            "rel32@hi" => Variant::Rel32Hi,
+            "rel64" => Variant::Rel64,
+            "rel32" => Variant::Rel32,
+            "gotpcrel" => Variant::GotPcRel,
+            "gotpcrel32@lo" => Variant::GotPcRel32Lo,
+            "gotpcrel32@hi" => Variant::GotPcRel32Hi,
+            "abs32@lo" => Variant::Abs32Lo,
+            "abs32@hi" => Variant::Abs32Hi,
+            "abs64" => Variant::Abs64,
+            _ => return None,
+        })
+    }
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum UnOp {
+    Neg,
+    Not,
+    LNot,
+    Plus,
+}
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BinOp {
+    Mul,
+    Div,
+    Mod,
+    Shl,
+    Shr,
+    Or,
+    Xor,
+    And,
+    Add,
+    Sub,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    LAnd,
+    LOr,
+}
+
+/// An integer expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A constant.
+    Num(i64),
+    /// A symbol, with its relocation variant.
+    Sym {
+        /// The symbol name.
+        name: String,
+        /// `@rel32@lo` and friends.
+        variant: Variant,
+    },
+    /// `.`, the current location.
+    Dot,
+    /// A unary operation.
+    Unary(UnOp, Box<Expr>),
+    /// A binary operation.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+}
+
+/// Supplies the values of symbols (`.set` values, label addresses); `.` is asked for by
+/// the name `"."`.
+pub trait SymbolValues {
+    /// The value of `name`, if known.
+    fn value(&self, name: &str) -> Option<i64>;
+}
+
+/// A symbol table that knows nothing: every symbol is unresolved.
+pub struct NoSymbols;
+
+impl SymbolValues for NoSymbols {
+    fn value(&self, _name: &str) -> Option<i64> {
+        None
+    }
+}
+
+/// Why an expression could not be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unresolved {
+    /// A symbol has no value yet (or needs a relocation).
+    Symbol(String),
+    /// Division or remainder by zero.
+    DivByZero,
+}
+
+impl Expr {
+    /// Evaluates the expression with LLVM's 64-bit wrapping arithmetic.
+    pub fn eval(&self, syms: &dyn SymbolValues) -> Result<i64, Unresolved> {
+        Ok(match self {
+            Expr::Num(n) => *n,
+            Expr::Sym { name, variant } => {
+                // A relocation variant always leaves the value to the linker.
+                if *variant != Variant::None {
+                    return Err(Unresolved::Symbol(name.clone()));
+                }
+                syms.value(name)
+                    .ok_or_else(|| Unresolved::Symbol(name.clone()))?
+            }
+            Expr::Dot => syms
+                .value(".")
+                .ok_or_else(|| Unresolved::Symbol(".".into()))?,
+            Expr::Unary(op, e) => {
+                let v = e.eval(syms)?;
+                match op {
+                    UnOp::Neg => v.wrapping_neg(),
+                    UnOp::Not => !v,
+                    UnOp::LNot => (v == 0) as i64,
+                    UnOp::Plus => v,
+                }
+            }
+            Expr::Binary(op, a, b) => binary(*op, a.eval(syms)?, b.eval(syms)?)?,
+        })
+    }
+
+    /// The value if the expression is a plain constant.
+    pub fn as_const(&self) -> Option<i64> {
+        self.eval(&NoSymbols).ok()
+    }
+}
+
+fn binary(op: BinOp, a: i64, b: i64) -> Result<i64, Unresolved> {
+    use BinOp::*;
+    Ok(match op {
+        Mul => a.wrapping_mul(b),
+        Div | Mod if b == 0 => return Err(Unresolved::DivByZero),
+        Div => a.wrapping_div(b),
+        Mod => a.wrapping_rem(b),
+        Shl => a.wrapping_shl(b as u32),
+        // llvm-mc's `>>` is arithmetic on ELF targets.
+        Shr => a.wrapping_shr(b as u32),
+        Or => a | b,
+        Xor => a ^ b,
+        And => a & b,
+        Add => a.wrapping_add(b),
+        Sub => a.wrapping_sub(b),
+        // Comparisons give -1 for true, as llvm-mc does (MCExpr uses all-ones).
+        Eq => -((a == b) as i64),
+        Ne => -((a != b) as i64),
+        Lt => -((a < b) as i64),
+        Le => -((a <= b) as i64),
+        Gt => -((a > b) as i64),
+        Ge => -((a >= b) as i64),
+        LAnd => (a != 0 && b != 0) as i64,
+        LOr => (a != 0 || b != 0) as i64,
+    })
+}
+
+/// An expression syntax error: where and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExprError {
+    /// Byte range in the statement.
+    pub span: Range<usize>,
+    /// The message.
+    pub message: String,
+}
+
+/// LLVM's GNU-flavour binary operator precedence (higher binds tighter).
+fn precedence(p: Punct, allow_pipe: bool) -> Option<(u8, BinOp)> {
+    use Punct as P;
+    Some(match p {
+        P::PipePipe => (1, BinOp::LOr),
+        P::AmpAmp => (2, BinOp::LAnd),
+        P::EqEq => (3, BinOp::Eq),
+        P::NotEq => (3, BinOp::Ne),
+        P::Less => (3, BinOp::Lt),
+        P::LessEq => (3, BinOp::Le),
+        P::Greater => (3, BinOp::Gt),
+        P::GreaterEq => (3, BinOp::Ge),
+        P::Plus => (4, BinOp::Add),
+        P::Minus => (4, BinOp::Sub),
+        P::Pipe if allow_pipe => (5, BinOp::Or),
+        P::Caret => (5, BinOp::Xor),
+        P::Amp => (5, BinOp::And),
+        P::Star => (6, BinOp::Mul),
+        P::Slash => (6, BinOp::Div),
+        P::Percent => (6, BinOp::Mod),
+        P::Shl => (6, BinOp::Shl),
+        P::Shr => (6, BinOp::Shr),
+        _ => return None,
+    })
+}
+
+/// Parses an expression at the lexer's position.
+///
+/// `allow_pipe` is false inside `|...|` (absolute-value bars), where `|` ends the operand.
+pub fn parse_expr(lex: &mut Lexer<'_>, allow_pipe: bool) -> Result<Expr, ExprError> {
+    parse_binary(lex, 0, allow_pipe)
+}
+
+fn parse_binary(lex: &mut Lexer<'_>, min_prec: u8, allow_pipe: bool) -> Result<Expr, ExprError> {
+    let mut lhs = parse_unary(lex, allow_pipe)?;
+    loop {
+        let t = lex.peek();
+        let Tok::Punct(p) = t.tok else { break };
+        let Some((prec, op)) = precedence(p, allow_pipe) else {
+            break;
+        };
+        if prec <= min_prec {
+            break;
+        }
+        lex.next_token();
+        let rhs = parse_binary(lex, prec, allow_pipe)?;
+        lhs = match (&lhs, &rhs) {
+            // Fold constants as we go: operands are nearly always plain numbers.
+            (Expr::Num(a), Expr::Num(b)) => match binary(op, *a, *b) {
+                Ok(v) => Expr::Num(v),
+                Err(_) => Expr::Binary(op, Box::new(lhs), Box::new(rhs)),
+            },
+            _ => Expr::Binary(op, Box::new(lhs), Box::new(rhs)),
+        };
+    }
+    Ok(lhs)
+}
+
+fn parse_unary(lex: &mut Lexer<'_>, allow_pipe: bool) -> Result<Expr, ExprError> {
+    let t = lex.next_token();
+    let op = match t.tok {
+        Tok::Punct(Punct::Minus) => UnOp::Neg,
+        Tok::Punct(Punct::Tilde) => UnOp::Not,
+        Tok::Punct(Punct::Bang) => UnOp::LNot,
+        Tok::Punct(Punct::Plus) => UnOp::Plus,
+        _ => return parse_primary(lex, t, allow_pipe),
+    };
+    let e = parse_unary(lex, allow_pipe)?;
+    Ok(match e {
+        Expr::Num(n) => Expr::Num(match op {
+            UnOp::Neg => n.wrapping_neg(),
+            UnOp::Not => !n,
+            UnOp::LNot => (n == 0) as i64,
+            UnOp::Plus => n,
+        }),
+        e => Expr::Unary(op, Box::new(e)),
+    })
+}
+
+fn parse_primary(
+    lex: &mut Lexer<'_>,
+    t: crate::lex::Token,
+    allow_pipe: bool,
+) -> Result<Expr, ExprError> {
+    match t.tok {
+        Tok::Int(v) => Ok(Expr::Num(v as i64)),
+        Tok::Ident => {
+            let text = lex.text(&t);
+            if text == "." {
+                return Ok(Expr::Dot);
+            }
+            symbol(text, t.span())
+        }
+        Tok::Punct(Punct::LParen) => {
+            let e = parse_binary(lex, 0, true)?;
+            let close = lex.next_token();
+            if !close.is(Punct::RParen) {
+                return Err(ExprError {
+                    span: close.span(),
+                    message: "unexpected token in expression".into(),
+                });
+            }
+            let _ = allow_pipe;
+            Ok(e)
+        }
+        _ => Err(ExprError {
+            span: t.span(),
+            message: "unknown token in expression".into(),
+        }),
+    }
+}
+
+fn symbol(text: &str, span: Range<usize>) -> Result<Expr, ExprError> {
+    let (name, variant) = match text.find('@') {
+        Some(i) if i > 0 => {
+            let v = Variant::parse(&text[i + 1..]).ok_or_else(|| ExprError {
+                span: span.clone(),
+                message: format!("invalid variant '{}'", &text[i + 1..]),
+            })?;
+            (&text[..i], v)
+        }
+        _ => (text, Variant::None),
+    };
+    Ok(Expr::Sym {
+        name: name.to_string(),
+        variant,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Syms;
+    impl SymbolValues for Syms {
+        fn value(&self, name: &str) -> Option<i64> {
+            match name {
+                "a" => Some(10),
+                "." => Some(0x100),
+                _ => None,
+            }
+        }
+    }
+
+    fn eval(s: &str) -> Result<i64, Unresolved> {
+        let mut l = Lexer::new(s);
+        parse_expr(&mut l, true).unwrap().eval(&Syms)
+    }
+
+    #[test]
+    fn gnu_precedence() {
+        // `|`, `&`, `^` bind tighter than `+`/`-` in llvm-mc's GNU mode.
+        assert_eq!(eval("1 + 2 * 3"), Ok(7));
+        assert_eq!(eval("1 + 6 & 3"), Ok(3));
+        assert_eq!(eval("1 << 4 + 1"), Ok(17));
+        assert_eq!(eval("(1 + 2) * 3"), Ok(9));
+        assert_eq!(eval("-~0"), Ok(1));
+        assert_eq!(eval("!5 || 0"), Ok(0));
+        assert_eq!(eval("3 > 2"), Ok(-1));
+        assert_eq!(eval("-16 >> 2"), Ok(-4));
+    }
+
+    #[test]
+    fn symbols_and_dot() {
+        assert_eq!(eval("a * 2 + ."), Ok(276));
+        assert_eq!(eval("b + 1"), Err(Unresolved::Symbol("b".into())));
+        assert_eq!(eval("a@abs32@lo"), Err(Unresolved::Symbol("a".into())));
+        assert_eq!(eval("1 / 0"), Err(Unresolved::DivByZero));
+    }
+
+    #[test]
+    fn variants_parse() {
+        let mut l = Lexer::new("sym@gotpcrel32@hi");
+        assert_eq!(
+            parse_expr(&mut l, true).unwrap(),
+            Expr::Sym {
+                name: "sym".into(),
+                variant: Variant::GotPcRel32Hi
+            }
+        );
+        let mut l = Lexer::new("sym@bogus");
+        assert!(parse_expr(&mut l, true).is_err());
+    }
+}

@@ -1,0 +1,587 @@
+//! The operand AST and its parser.
+//!
+//! A statement's operand text is a sequence of items: operands (registers, constants,
+//! expressions, symbolic calls such as `hwreg(...)`, each possibly wrapped in source
+//! modifiers `-x`, `|x|`, `neg(x)`, `abs(x)`, `sext(x)`), and modifiers (`glc`,
+//! `offset:16`, `op_sel:[0,1]`, `dst_sel:WORD_1`, `format:[...]`). Operands are
+//! comma-separated; modifiers follow, separated by spaces (or commas).
+
+use std::ops::Range;
+
+use gcnkit_isa::Gen;
+
+use crate::error::AsmError;
+use crate::expr::{parse_expr, Expr, SymbolValues};
+use crate::lex::{Lexer, Punct, Tok, Token};
+use crate::register::{parse_register, Reg};
+
+/// Source modifiers written around an operand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SrcMods {
+    /// `-x` or `neg(x)`.
+    pub neg: bool,
+    /// `|x|` or `abs(x)`.
+    pub abs: bool,
+    /// `sext(x)`.
+    pub sext: bool,
+    /// `lit(x)`: force a literal.
+    pub lit: bool,
+}
+
+impl SrcMods {
+    /// True if any of neg/abs/sext is set.
+    pub fn any(&self) -> bool {
+        self.neg || self.abs || self.sext
+    }
+}
+
+/// An argument of a symbolic call such as `hwreg(HW_REG_MODE, 0, 32)`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// A bare identifier.
+    Ident(Range<usize>),
+    /// An integer expression (evaluated when possible).
+    Int(i64),
+    /// An expression that could not be evaluated.
+    Expr(Expr),
+    /// A string literal (span including quotes).
+    Str(Range<usize>),
+}
+
+/// What an operand is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// A register or register range.
+    Reg(Reg),
+    /// An integer constant (an evaluated expression).
+    Int(i64),
+    /// A floating-point literal.
+    Float(f64),
+    /// A lone identifier that is not a register: `off`, `mrt0`, `p10`, `attr7.y`, or a
+    /// symbol.
+    Ident(Range<usize>),
+    /// An expression involving symbols (evaluated by the encoder, which knows whether it
+    /// is a branch target or a constant).
+    Expr(Expr),
+    /// A symbolic call: `hwreg(...)`, `sendmsg(...)`, `vmcnt(...)`, `swizzle(...)`, `gpr_idx(...)`.
+    Call(Range<usize>, Vec<Arg>),
+}
+
+/// One operand with its modifiers and byte range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operand {
+    /// The operand itself.
+    pub value: Value,
+    /// Source modifiers around it.
+    pub mods: SrcMods,
+    /// Byte range in the statement.
+    pub span: Range<usize>,
+}
+
+/// The value of a modifier.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModValue {
+    /// A bare flag (`glc`).
+    Flag,
+    /// `name:N`.
+    Int(i64),
+    /// `name:expr` that could not be evaluated.
+    Expr(Expr),
+    /// `name:IDENT` (`dst_sel:WORD_1`).
+    Ident(Range<usize>),
+    /// `name:[a,b,...]` of integers.
+    List(Vec<i64>),
+    /// `name:[IDENT,IDENT]` (`format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]`).
+    Idents(Vec<Range<usize>>),
+    /// `name:call(...)` (`offset:swizzle(...)`).
+    Call(Range<usize>, Vec<Arg>),
+}
+
+/// A modifier after the operands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Modifier<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// Its value.
+    pub value: ModValue,
+    /// Byte range.
+    pub span: Range<usize>,
+}
+
+/// A parsed statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt<'a> {
+    /// The mnemonic as written (with any `_e32`/`_e64`/`_sdwa`/`_dpp` suffix).
+    pub mnemonic: &'a str,
+    /// Its byte range.
+    pub mnemonic_span: Range<usize>,
+    /// The operands, in order.
+    pub operands: Vec<Operand>,
+    /// The modifiers, in order.
+    pub modifiers: Vec<Modifier<'a>>,
+}
+
+/// Modifiers that are bare words.
+const FLAGS: &[&str] = &[
+    "glc",
+    "slc",
+    "dlc",
+    "sc0",
+    "sc1",
+    "nt",
+    "scc",
+    "lds",
+    "tfe",
+    "offen",
+    "idxen",
+    "addr64",
+    "gds",
+    "unorm",
+    "da",
+    "r128",
+    "a16",
+    "d16",
+    "lwe",
+    "clamp",
+    "done",
+    "compr",
+    "vm",
+    "high",
+    "row_mirror",
+    "row_half_mirror",
+    "nv",
+    "noglc",
+    "noslc",
+    "nogds",
+    "notfe",
+    "nolds",
+];
+
+/// Names that take `(...)` and are symbolic operands.
+const CALLS: &[&str] = &[
+    "hwreg",
+    "sendmsg",
+    "swizzle",
+    "gpr_idx",
+    "vmcnt",
+    "expcnt",
+    "lgkmcnt",
+    "vmcnt_sat",
+    "expcnt_sat",
+    "lgkmcnt_sat",
+];
+
+/// Parses a whole statement: mnemonic, operands, modifiers.
+pub fn parse_stmt<'a>(
+    src: &'a str,
+    gen: Gen,
+    syms: &dyn SymbolValues,
+) -> Result<Stmt<'a>, AsmError> {
+    let mut lex = Lexer::new(src);
+    let t = lex.next_token();
+    if t.tok != Tok::Ident {
+        return Err(AsmError::new(
+            t.span(),
+            "unexpected token at start of statement",
+        ));
+    }
+    let mut stmt = Stmt {
+        mnemonic: lex.text(&t),
+        mnemonic_span: t.span(),
+        operands: Vec::with_capacity(6),
+        modifiers: Vec::new(),
+    };
+    loop {
+        let t = lex.peek();
+        match t.tok {
+            Tok::Eof => break,
+            Tok::Punct(Punct::Comma | Punct::Amp) => {
+                lex.next_token();
+                continue;
+            }
+            Tok::Ident if is_modifier(&lex, &t) => {
+                let m = parse_modifier(&mut lex, gen, syms)?;
+                stmt.modifiers.push(m);
+            }
+            _ => {
+                let op = parse_operand(&mut lex, gen, syms)?;
+                stmt.operands.push(op);
+            }
+        }
+    }
+    Ok(stmt)
+}
+
+fn is_modifier(lex: &Lexer<'_>, t: &Token) -> bool {
+    let name = lex.text(t);
+    let next = lex.peek2();
+    // `name:` (but not a register range, which the register parser owns).
+    (next.is(Punct::Colon) && next.start == t.end) || FLAGS.contains(&name)
+}
+
+fn parse_modifier<'a>(
+    lex: &mut Lexer<'a>,
+    gen: Gen,
+    syms: &dyn SymbolValues,
+) -> Result<Modifier<'a>, AsmError> {
+    let t = lex.next_token();
+    let name = lex.text(&t);
+    if !lex.peek().is(Punct::Colon) {
+        return Ok(Modifier {
+            name,
+            value: ModValue::Flag,
+            span: t.span(),
+        });
+    }
+    lex.next_token();
+    let v = lex.peek();
+    let value = if v.is(Punct::LBracket) {
+        parse_list(lex, syms)?
+    } else if v.tok == Tok::Ident {
+        let text = lex.text(&v);
+        if CALLS.contains(&text) && lex.peek2().is(Punct::LParen) {
+            lex.next_token();
+            let args = parse_args(lex, syms)?;
+            ModValue::Call(v.span(), args)
+        } else if lex.peek2().tok == Tok::Punct(Punct::Plus) || lex.peek2().is(Punct::Minus) {
+            expr_value(lex, syms)?
+        } else {
+            lex.next_token();
+            match syms.value(text) {
+                Some(n) => ModValue::Int(n),
+                None => ModValue::Ident(v.span()),
+            }
+        }
+    } else {
+        let _ = gen;
+        expr_value(lex, syms)?
+    };
+    let end = lex_end(lex, t.end);
+    Ok(Modifier {
+        name,
+        value,
+        span: t.start..end,
+    })
+}
+
+/// End of the last consumed token (the lexer position after trailing space is skipped
+/// lazily, so this is the position itself).
+fn lex_end(lex: &Lexer<'_>, min: usize) -> usize {
+    lex.pos().max(min)
+}
+
+fn expr_value(lex: &mut Lexer<'_>, syms: &dyn SymbolValues) -> Result<ModValue, AsmError> {
+    let e = parse_expr(lex, true).map_err(|e| AsmError::new(e.span, e.message))?;
+    Ok(match e.eval(syms) {
+        Ok(n) => ModValue::Int(n),
+        Err(_) => ModValue::Expr(e),
+    })
+}
+
+/// `[a,b,...]` of integers or of identifiers.
+fn parse_list(lex: &mut Lexer<'_>, syms: &dyn SymbolValues) -> Result<ModValue, AsmError> {
+    let open = lex.next_token();
+    let mut ints = Vec::new();
+    let mut idents = Vec::new();
+    loop {
+        let t = lex.peek();
+        if t.tok == Tok::Ident && !lex.peek2().is(Punct::LParen) {
+            lex.next_token();
+            match syms.value(lex.text(&t)) {
+                Some(v) => ints.push(v),
+                None => idents.push(t.span()),
+            }
+        } else {
+            let e = parse_expr(lex, true).map_err(|e| AsmError::new(e.span, e.message))?;
+            let v = e.eval(syms).map_err(|_| {
+                AsmError::new(t.start..lex.pos(), "expected an absolute expression")
+            })?;
+            ints.push(v);
+        }
+        let sep = lex.next_token();
+        if sep.is(Punct::RBracket) {
+            break;
+        }
+        if !sep.is(Punct::Comma) {
+            return Err(AsmError::new(
+                sep.span(),
+                "expected a comma or a closing square bracket",
+            ));
+        }
+    }
+    if !idents.is_empty() {
+        if !ints.is_empty() {
+            return Err(AsmError::new(
+                open.start..lex.pos(),
+                "invalid operand for instruction",
+            ));
+        }
+        return Ok(ModValue::Idents(idents));
+    }
+    Ok(ModValue::List(ints))
+}
+
+/// The arguments of a call, after its name; consumes the parentheses.
+fn parse_args(lex: &mut Lexer<'_>, syms: &dyn SymbolValues) -> Result<Vec<Arg>, AsmError> {
+    let open = lex.next_token();
+    let mut args = Vec::new();
+    if lex.peek().is(Punct::RParen) {
+        lex.next_token();
+        return Ok(args);
+    }
+    loop {
+        let t = lex.peek();
+        let arg = match t.tok {
+            Tok::Str => {
+                lex.next_token();
+                Arg::Str(t.span())
+            }
+            Tok::Ident if is_arg_end(&lex.peek2()) => {
+                lex.next_token();
+                match syms.value(lex.text(&t)) {
+                    Some(v) => Arg::Int(v),
+                    None => Arg::Ident(t.span()),
+                }
+            }
+            _ => {
+                let e = parse_expr(lex, true).map_err(|e| AsmError::new(e.span, e.message))?;
+                match e.eval(syms) {
+                    Ok(v) => Arg::Int(v),
+                    Err(_) => Arg::Expr(e),
+                }
+            }
+        };
+        args.push(arg);
+        let sep = lex.next_token();
+        if sep.is(Punct::RParen) {
+            return Ok(args);
+        }
+        if !sep.is(Punct::Comma) {
+            let _ = open;
+            return Err(AsmError::new(
+                sep.span(),
+                "expected a comma or a closing parenthesis",
+            ));
+        }
+    }
+}
+
+fn is_arg_end(t: &Token) -> bool {
+    t.is(Punct::Comma) || t.is(Punct::RParen)
+}
+
+/// Parses one operand with its source modifiers.
+pub fn parse_operand(
+    lex: &mut Lexer<'_>,
+    gen: Gen,
+    syms: &dyn SymbolValues,
+) -> Result<Operand, AsmError> {
+    parse_operand_in(lex, gen, syms, true)
+}
+
+fn parse_operand_in(
+    lex: &mut Lexer<'_>,
+    gen: Gen,
+    syms: &dyn SymbolValues,
+    allow_pipe: bool,
+) -> Result<Operand, AsmError> {
+    let t = lex.peek();
+    let start = t.start;
+    // `-` applies as a modifier to registers, `|x|` and `abs(...)`; before a number it is
+    // part of the constant.
+    if t.is(Punct::Minus) && negates_operand(lex, gen) {
+        lex.next_token();
+        let mut op = parse_operand_in(lex, gen, syms, allow_pipe)?;
+        if op.mods.neg {
+            return Err(AsmError::new(
+                t.span(),
+                "invalid syntax, expected 'neg' modifier",
+            ));
+        }
+        op.mods.neg = true;
+        op.span.start = start;
+        return Ok(op);
+    }
+    if t.is(Punct::Pipe) {
+        lex.next_token();
+        let mut op = parse_operand_in(lex, gen, syms, false)?;
+        let close = lex.next_token();
+        if !close.is(Punct::Pipe) {
+            return Err(AsmError::new(close.span(), "expected vertical bar"));
+        }
+        op.mods.abs = true;
+        op.span = start..close.end;
+        return Ok(op);
+    }
+    if t.tok == Tok::Ident && lex.peek2().is(Punct::LParen) {
+        let name = lex.text(&t);
+        if matches!(name, "abs" | "neg" | "sext" | "lit") {
+            lex.next_token();
+            lex.next_token();
+            let mut op = parse_operand_in(lex, gen, syms, true)?;
+            let close = lex.next_token();
+            if !close.is(Punct::RParen) {
+                return Err(AsmError::new(close.span(), "expected closing parentheses"));
+            }
+            match name {
+                "abs" => op.mods.abs = true,
+                "neg" => op.mods.neg = true,
+                "sext" => op.mods.sext = true,
+                _ => op.mods.lit = true,
+            }
+            op.span = start..close.end;
+            return Ok(op);
+        }
+        // Any other `name(` is a symbolic operand; the encoder that expects one checks the
+        // name (so `s_waitcnt foo(1)` reports the counter name, as llvm-mc does).
+        if !crate::register::is_register_start(gen, name, &lex.peek2()) {
+            lex.next_token();
+            let args = parse_args(lex, syms)?;
+            return Ok(Operand {
+                value: Value::Call(t.span(), args),
+                mods: SrcMods::default(),
+                span: start..lex.pos(),
+            });
+        }
+    }
+    parse_plain(lex, gen, syms, allow_pipe)
+}
+
+/// True if the `-` at the lexer's position negates an operand rather than a number.
+fn negates_operand(lex: &Lexer<'_>, gen: Gen) -> bool {
+    let mut l = lex.clone();
+    l.next_token();
+    let n = l.peek();
+    match n.tok {
+        Tok::Punct(Punct::Pipe) | Tok::Punct(Punct::Minus) => true,
+        Tok::Punct(Punct::LBracket) => true,
+        Tok::Ident => {
+            let name = l.text(&n);
+            let after = l.peek2();
+            crate::register::is_register_start(gen, name, &after)
+                || (matches!(name, "abs" | "neg" | "sext" | "lit") && after.is(Punct::LParen))
+        }
+        _ => false,
+    }
+}
+
+/// A register, number, float, identifier or expression.
+fn parse_plain(
+    lex: &mut Lexer<'_>,
+    gen: Gen,
+    syms: &dyn SymbolValues,
+    allow_pipe: bool,
+) -> Result<Operand, AsmError> {
+    let t = lex.peek();
+    if let Some(r) = parse_register(lex, gen) {
+        let reg = r?;
+        return Ok(Operand {
+            value: Value::Reg(reg),
+            mods: SrcMods::default(),
+            span: t.start..lex.pos(),
+        });
+    }
+    // Floats, with an optional sign.
+    let (sign, ft) = if t.is(Punct::Minus) {
+        (-1.0, lex.peek2())
+    } else {
+        (1.0, t)
+    };
+    if let Tok::Float(f) = ft.tok {
+        if sign < 0.0 {
+            lex.next_token();
+        }
+        lex.next_token();
+        return Ok(Operand {
+            value: Value::Float(sign * f),
+            mods: SrcMods::default(),
+            span: t.start..ft.end,
+        });
+    }
+    if t.tok == Tok::Ident && ends_operand(&lex.peek2(), allow_pipe) {
+        lex.next_token();
+        // Symbols are resolved by the encoder: a branch target and a constant differ.
+        return Ok(Operand {
+            value: Value::Ident(t.span()),
+            mods: SrcMods::default(),
+            span: t.span(),
+        });
+    }
+    if matches!(t.tok, Tok::Eof | Tok::Error | Tok::Str) || t.is(Punct::RParen) {
+        return Err(AsmError::new(t.span(), "not a valid operand."));
+    }
+    let e = parse_expr(lex, allow_pipe).map_err(|e| AsmError::new(e.span, e.message))?;
+    let span = t.start..lex.pos();
+    let _ = syms;
+    let value = match e {
+        Expr::Num(v) => Value::Int(v),
+        e => Value::Expr(e),
+    };
+    Ok(Operand {
+        value,
+        mods: SrcMods::default(),
+        span,
+    })
+}
+
+/// True if `t` cannot continue an expression, so a preceding identifier stands alone.
+fn ends_operand(t: &Token, allow_pipe: bool) -> bool {
+    match t.tok {
+        Tok::Eof | Tok::Ident | Tok::Int(_) | Tok::Float(_) => true,
+        Tok::Punct(Punct::Pipe) => !allow_pipe,
+        Tok::Punct(p) => matches!(p, Punct::Comma | Punct::RParen | Punct::RBracket),
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::NoSymbols;
+    use crate::register::RegFile;
+
+    fn stmt(s: &str) -> Stmt<'_> {
+        parse_stmt(s, Gen::Gfx9, &NoSymbols).unwrap()
+    }
+
+    #[test]
+    fn modifiers_wrap_operands() {
+        let s = stmt("v_add_f32_e64 v0, -|v1|, neg(abs(s2)) clamp mul:2");
+        assert_eq!(s.operands.len(), 3);
+        let m = s.operands[1].mods;
+        assert!(m.neg && m.abs);
+        let m = s.operands[2].mods;
+        assert!(m.neg && m.abs);
+        assert_eq!(s.modifiers.len(), 2);
+        assert_eq!(s.modifiers[1].value, ModValue::Int(2));
+    }
+
+    #[test]
+    fn negative_numbers_are_constants() {
+        let s = stmt("s_mov_b32 s0, -1");
+        assert_eq!(s.operands[1].value, Value::Int(-1));
+        assert!(!s.operands[1].mods.neg);
+        let s = stmt("v_mov_b32 v0, -1.5");
+        assert_eq!(s.operands[1].value, Value::Float(-1.5));
+    }
+
+    #[test]
+    fn register_forms() {
+        let s = stmt("s_load_dwordx4 s[4:7], [s2,s3], 0x10");
+        assert_eq!(
+            s.operands[1].value,
+            Value::Reg(Reg {
+                file: RegFile::Sgpr,
+                index: 2,
+                count: 2
+            })
+        );
+    }
+
+    #[test]
+    fn lists_and_idents() {
+        let s = stmt("v_pk_add_f16 v0, v1, v2 op_sel:[0,1] dst_sel:WORD_1");
+        assert_eq!(s.modifiers[0].value, ModValue::List(vec![0, 1]));
+        assert!(matches!(s.modifiers[1].value, ModValue::Ident(_)));
+    }
+}

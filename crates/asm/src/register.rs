@@ -1,0 +1,326 @@
+//! Register names: `s5`, `v[0:3]`, `a[0:15]`, `ttmp[4:7]`, `[s0,s1]`, and the named special
+//! registers (`vcc`, `exec_hi`, `m0`, `flat_scratch`, `src_shared_base`, ...).
+
+use gcnkit_isa::Gen;
+
+use crate::error::AsmError;
+use crate::lex::{Lexer, Punct, Tok, Token};
+
+/// A register file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegFile {
+    /// `s0`…
+    Sgpr,
+    /// `v0`…
+    Vgpr,
+    /// `a0`… (AccVGPRs)
+    Agpr,
+    /// `ttmp0`…
+    Ttmp,
+    /// A named register; `index` holds its scalar-operand encoding.
+    Special,
+}
+
+/// A parsed register operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reg {
+    /// The file.
+    pub file: RegFile,
+    /// First register number, or the operand encoding for [`RegFile::Special`].
+    pub index: u32,
+    /// Number of 32-bit registers; 0 for the constant-like specials that fit any width.
+    pub count: u32,
+}
+
+/// Encoding of `src_lds_direct`.
+pub const LDS_DIRECT: u32 = 254;
+
+impl Reg {
+    /// The 9-bit source-operand encoding (SGPR space 0..255, VGPRs and AGPRs 256+).
+    pub fn src_value(&self, gen: Gen) -> u32 {
+        match self.file {
+            RegFile::Sgpr | RegFile::Special => self.index,
+            RegFile::Ttmp => ttmp_base(gen) + self.index,
+            RegFile::Vgpr | RegFile::Agpr => 256 + self.index,
+        }
+    }
+
+    /// True for VGPRs.
+    pub fn is_vgpr(&self) -> bool {
+        self.file == RegFile::Vgpr
+    }
+
+    /// True for a scalar register (SGPR, TTMP or a named special register).
+    pub fn is_scalar(&self) -> bool {
+        matches!(self.file, RegFile::Sgpr | RegFile::Ttmp | RegFile::Special)
+    }
+
+    /// True if the register fits an operand of `dwords` registers.
+    pub fn fits(&self, dwords: u32) -> bool {
+        self.count == 0 || self.count == dwords
+    }
+}
+
+/// First TTMP register's encoding.
+pub fn ttmp_base(gen: Gen) -> u32 {
+    if gen.is_gfx9_family() {
+        108
+    } else {
+        112
+    }
+}
+
+/// Number of TTMP registers.
+fn ttmp_count(gen: Gen) -> u32 {
+    if gen.is_gfx9_family() {
+        16
+    } else {
+        12
+    }
+}
+
+/// Number of addressable SGPRs.
+fn sgpr_count(gen: Gen) -> u32 {
+    if gen.is_si_ci() {
+        104
+    } else {
+        102
+    }
+}
+
+/// A named special register: (encoding, width in dwords), or why it is unavailable.
+fn special(gen: Gen, name: &str) -> Option<Result<(u32, u32), &'static str>> {
+    const NA: &str = "register not available on this GPU";
+    let si = gen.is_si_ci();
+    let gfx9 = gen.is_gfx9_family();
+    let fs = match gen {
+        Gen::Gfx6 => None,
+        Gen::Gfx7 => Some(104),
+        _ => Some(102),
+    };
+    let avail = |ok: bool, v: u32, w: u32| Some(if ok { Ok((v, w)) } else { Err(NA) });
+    match name {
+        "vcc" => avail(true, 106, 2),
+        "vcc_lo" => avail(true, 106, 1),
+        "vcc_hi" => avail(true, 107, 1),
+        "exec" => avail(true, 126, 2),
+        "exec_lo" => avail(true, 126, 1),
+        "exec_hi" => avail(true, 127, 1),
+        "m0" => avail(true, 124, 1),
+        "flat_scratch" => avail(fs.is_some(), fs.unwrap_or(0), 2),
+        "flat_scratch_lo" => avail(fs.is_some(), fs.unwrap_or(0), 1),
+        "flat_scratch_hi" => avail(fs.is_some(), fs.unwrap_or(0) + 1, 1),
+        "xnack_mask" => avail(!si, 104, 2),
+        "xnack_mask_lo" => avail(!si, 104, 1),
+        "xnack_mask_hi" => avail(!si, 105, 1),
+        "tba" => avail(!gfx9, 108, 2),
+        "tba_lo" => avail(!gfx9, 108, 1),
+        "tba_hi" => avail(!gfx9, 109, 1),
+        "tma" => avail(!gfx9, 110, 2),
+        "tma_lo" => avail(!gfx9, 110, 1),
+        "tma_hi" => avail(!gfx9, 111, 1),
+        "src_shared_base" | "shared_base" => avail(gfx9, 235, 0),
+        "src_shared_limit" | "shared_limit" => avail(gfx9, 236, 0),
+        "src_private_base" | "private_base" => avail(gfx9, 237, 0),
+        "src_private_limit" | "private_limit" => avail(gfx9, 238, 0),
+        "src_pops_exiting_wave_id" | "pops_exiting_wave_id" => avail(gfx9, 239, 0),
+        "src_vccz" | "vccz" => avail(true, 251, 0),
+        "src_execz" | "execz" => avail(true, 252, 0),
+        "src_scc" | "scc" => avail(true, 253, 0),
+        "src_lds_direct" | "lds_direct" => avail(true, LDS_DIRECT, 1),
+        _ => None,
+    }
+}
+
+/// The file and number of a single-register name such as `s12`, `v3`, `a7`, `ttmp5`.
+fn numbered(name: &str) -> Option<(RegFile, Option<u32>)> {
+    let (file, rest) = if let Some(r) = name.strip_prefix("ttmp") {
+        (RegFile::Ttmp, r)
+    } else if let Some(r) = name.strip_prefix('s') {
+        (RegFile::Sgpr, r)
+    } else if let Some(r) = name.strip_prefix('v') {
+        (RegFile::Vgpr, r)
+    } else if let Some(r) = name.strip_prefix('a') {
+        (RegFile::Agpr, r)
+    } else {
+        return None;
+    };
+    if rest.is_empty() {
+        return Some((file, None));
+    }
+    if !rest.bytes().all(|c| c.is_ascii_digit()) || rest.len() > 9 {
+        return None;
+    }
+    Some((file, rest.parse().ok()))
+}
+
+/// True if `name` (followed by `next`) starts a register operand.
+pub fn is_register_start(gen: Gen, name: &str, next: &Token) -> bool {
+    match numbered(name) {
+        Some((_, Some(_))) => true,
+        Some((_, None)) => next.is(Punct::LBracket),
+        None => special(gen, name).is_some(),
+    }
+}
+
+/// Parses a register at the lexer's position (an identifier, or `[` for the list form).
+/// Returns `None` (consuming nothing) if the next token does not start a register.
+pub fn parse_register(lex: &mut Lexer<'_>, gen: Gen) -> Option<Result<Reg, AsmError>> {
+    let t = lex.peek();
+    if t.is(Punct::LBracket) {
+        return parse_list(lex, gen);
+    }
+    if t.tok != Tok::Ident {
+        return None;
+    }
+    let name = lex.text(&t);
+    let next = lex.peek2();
+    if !is_register_start(gen, name, &next) {
+        return None;
+    }
+    lex.next_token();
+    if let Some(sp) = special(gen, name) {
+        return Some(match sp {
+            Ok((index, count)) => Ok(Reg {
+                file: RegFile::Special,
+                index,
+                count,
+            }),
+            Err(msg) => Err(AsmError::new(t.span(), msg)),
+        });
+    }
+    let (file, number) = numbered(name)?;
+    let (first, count, end) = match number {
+        Some(n) => (n, 1, t.end),
+        None => match parse_range(lex) {
+            Ok(r) => r,
+            Err(e) => return Some(Err(e)),
+        },
+    };
+    Some(check(gen, file, first, count, t.start..end))
+}
+
+/// `[lo:hi]` or `[n]` after a register-file prefix.
+fn parse_range(lex: &mut Lexer<'_>) -> Result<(u32, u32, usize), AsmError> {
+    let open = lex.next_token();
+    let num = |lex: &mut Lexer<'_>| -> Result<u32, AsmError> {
+        let t = lex.peek();
+        let e = crate::expr::parse_expr(lex, true)
+            .map_err(|e| AsmError::new(e.span, "expected a register index"))?;
+        e.as_const()
+            .filter(|v| (0..=u32::MAX as i64).contains(v))
+            .map(|v| v as u32)
+            .ok_or_else(|| AsmError::new(t.span(), "expected an absolute expression"))
+    };
+    let lo = num(lex)?;
+    let mut hi = lo;
+    let t = lex.next_token();
+    let close = if t.is(Punct::Colon) {
+        hi = num(lex)?;
+        lex.next_token()
+    } else {
+        t
+    };
+    if !close.is(Punct::RBracket) {
+        return Err(AsmError::new(
+            close.span(),
+            "expected a closing square bracket",
+        ));
+    }
+    if hi < lo {
+        return Err(AsmError::new(
+            open.start..close.end,
+            "first register index should not exceed second index",
+        ));
+    }
+    Ok((lo, hi - lo + 1, close.end))
+}
+
+/// `[s0,s1,s2,s3]`: consecutive registers of one file.
+fn parse_list(lex: &mut Lexer<'_>, gen: Gen) -> Option<Result<Reg, AsmError>> {
+    // Only a list whose first element is a register; `[` also opens op_sel-style lists.
+    let mut probe = lex.clone();
+    probe.next_token();
+    let first_tok = probe.peek();
+    if first_tok.tok != Tok::Ident
+        || !is_register_start(gen, probe.text(&first_tok), &probe.peek2())
+    {
+        return None;
+    }
+    let open = lex.next_token();
+    let mut regs: Option<Reg> = None;
+    loop {
+        let t = lex.peek();
+        let r = match parse_register(lex, gen) {
+            Some(Ok(r)) => r,
+            Some(Err(e)) => return Some(Err(e)),
+            None => return Some(Err(AsmError::new(t.span(), "expected a register"))),
+        };
+        regs = match regs {
+            None => Some(r),
+            Some(acc) => {
+                if acc.file != r.file || r.count != 1 || acc.index + acc.count != r.index {
+                    return Some(Err(AsmError::new(
+                        t.span(),
+                        "registers in a list must have consecutive indices",
+                    )));
+                }
+                Some(Reg {
+                    count: acc.count + 1,
+                    ..acc
+                })
+            }
+        };
+        let sep = lex.next_token();
+        if sep.is(Punct::RBracket) {
+            let r = regs?;
+            return Some(check(gen, r.file, r.index, r.count, open.start..sep.end));
+        }
+        if !sep.is(Punct::Comma) {
+            return Some(Err(AsmError::new(
+                sep.span(),
+                "expected a comma or a closing square bracket",
+            )));
+        }
+    }
+}
+
+/// Checks a numbered register range against the target's register files.
+fn check(
+    gen: Gen,
+    file: RegFile,
+    first: u32,
+    count: u32,
+    span: std::ops::Range<usize>,
+) -> Result<Reg, AsmError> {
+    let limit = match file {
+        RegFile::Sgpr => sgpr_count(gen),
+        RegFile::Ttmp => ttmp_count(gen),
+        _ => 256,
+    };
+    if !matches!(count, 1..=8 | 16 | 32) || (file == RegFile::Sgpr && count > 16) {
+        return Err(AsmError::new(span, "invalid or unsupported register size"));
+    }
+    if first.saturating_add(count) > limit {
+        let msg = if file == RegFile::Sgpr && first + count <= 106 {
+            "register not available on this GPU"
+        } else {
+            "register index is out of range"
+        };
+        return Err(AsmError::new(span, msg));
+    }
+    let scalar = matches!(file, RegFile::Sgpr | RegFile::Ttmp);
+    let align = match count {
+        1 => 1,
+        2 => 2,
+        _ => 4,
+    };
+    if scalar && !first.is_multiple_of(align) {
+        return Err(AsmError::new(span, "invalid register alignment"));
+    }
+    Ok(Reg {
+        file,
+        index: first,
+        count,
+    })
+}

@@ -1,0 +1,425 @@
+//! Symbolic operands: `hwreg(...)`, `sendmsg(...)`, `s_waitcnt` counters, `swizzle(...)`,
+//! `gpr_idx(...)`, buffer formats and export targets, with their names per generation.
+
+use std::ops::Range;
+
+use gcnkit_isa::Gen;
+
+use crate::error::AsmError;
+use crate::operand::Arg;
+
+/// Hardware register names (without `HW_REG_`) and ids, and the generations having them.
+fn hwreg_id(gen: Gen, name: &str) -> Option<Result<u32, ()>> {
+    let gfx9 = gen.is_gfx9_family();
+    let (id, ok) = match name {
+        "MODE" => (1, true),
+        "STATUS" => (2, true),
+        "TRAPSTS" => (3, true),
+        "HW_ID" => (4, true),
+        "GPR_ALLOC" => (5, true),
+        "LDS_ALLOC" => (6, true),
+        "IB_STS" => (7, true),
+        "SH_MEM_BASES" => (15, gfx9),
+        "TBA_LO" => (16, gfx9),
+        "TBA_HI" => (17, gfx9),
+        "TMA_LO" => (18, gfx9),
+        "TMA_HI" => (19, gfx9),
+        "XCC_ID" => (20, gen == Gen::Gfx940),
+        "SQ_PERF_SNAPSHOT_DATA" => (21, gen == Gen::Gfx940),
+        "SQ_PERF_SNAPSHOT_DATA1" => (22, gen == Gen::Gfx940),
+        "SQ_PERF_SNAPSHOT_PC_LO" => (23, gen == Gen::Gfx940),
+        "SQ_PERF_SNAPSHOT_PC_HI" => (24, gen == Gen::Gfx940),
+        _ => return None,
+    };
+    Some(if ok { Ok(id) } else { Err(()) })
+}
+
+fn arg_span(a: &Arg) -> Range<usize> {
+    match a {
+        Arg::Ident(r) | Arg::Str(r) => r.clone(),
+        _ => 0..0,
+    }
+}
+
+fn arg_int(a: &Arg, whole: &Range<usize>) -> Result<i64, AsmError> {
+    match a {
+        Arg::Int(v) => Ok(*v),
+        _ => Err(AsmError::new(
+            nonempty(arg_span(a), whole),
+            "expected absolute expression",
+        )),
+    }
+}
+
+fn nonempty(r: Range<usize>, whole: &Range<usize>) -> Range<usize> {
+    if r.is_empty() {
+        whole.clone()
+    } else {
+        r
+    }
+}
+
+/// `hwreg(NAME_OR_ID[, offset, size])` → simm16.
+pub fn hwreg(src: &str, gen: Gen, args: &[Arg], span: &Range<usize>) -> Result<u32, AsmError> {
+    let first = args.first().ok_or_else(|| {
+        AsmError::new(
+            span.clone(),
+            "expected a register name or an absolute expression",
+        )
+    })?;
+    let id = match first {
+        Arg::Ident(r) => {
+            let name = &src[r.clone()];
+            match name.strip_prefix("HW_REG_").and_then(|n| hwreg_id(gen, n)) {
+                Some(Ok(id)) => id,
+                Some(Err(())) => {
+                    return Err(AsmError::new(
+                        r.clone(),
+                        "invalid hardware register: not supported on this GPU",
+                    ))
+                }
+                None => {
+                    return Err(AsmError::new(
+                        r.clone(),
+                        "expected a register name or an absolute expression",
+                    ))
+                }
+            }
+        }
+        a => {
+            let v = arg_int(a, span)?;
+            if !(0..64).contains(&v) {
+                return Err(AsmError::new(
+                    span.clone(),
+                    "invalid hardware register: only 6-bit values are legal",
+                ));
+            }
+            v as u32
+        }
+    };
+    let (offset, size) = match args.len() {
+        1 => (0, 32),
+        3 => (arg_int(&args[1], span)?, arg_int(&args[2], span)?),
+        _ => return Err(AsmError::new(span.clone(), "expected a comma")),
+    };
+    if !(0..32).contains(&offset) {
+        return Err(AsmError::new(
+            span.clone(),
+            "invalid bit offset: only 5-bit values are legal",
+        ));
+    }
+    if !(1..=32).contains(&size) {
+        return Err(AsmError::new(
+            span.clone(),
+            "invalid bitfield width: only values from 1 to 32 are legal",
+        ));
+    }
+    Ok(id | (offset as u32) << 6 | (size as u32 - 1) << 11)
+}
+
+fn msg_id(gen: Gen, name: &str) -> Option<Result<u32, ()>> {
+    let gfx9 = gen.is_gfx9_family();
+    let (id, ok) = match name {
+        "MSG_INTERRUPT" => (1, true),
+        "MSG_GS" => (2, true),
+        "MSG_GS_DONE" => (3, true),
+        "MSG_SAVEWAVE" => (4, !gen.is_si_ci()),
+        "MSG_STALL_WAVE_GEN" => (5, gfx9),
+        "MSG_HALT_WAVES" => (6, gfx9),
+        "MSG_ORDERED_PS_DONE" => (7, gfx9),
+        "MSG_EARLY_PRIM_DEALLOC" => (8, gfx9),
+        "MSG_GS_ALLOC_REQ" => (9, gfx9),
+        "MSG_GET_DOORBELL" => (10, gfx9),
+        "MSG_SYSMSG" => (15, true),
+        _ => return None,
+    };
+    Some(if ok { Ok(id) } else { Err(()) })
+}
+
+fn msg_op(gen: Gen, id: u32, name: &str) -> Option<u32> {
+    Some(match (id, name) {
+        (2 | 3, "GS_OP_NOP") => 0,
+        (2 | 3, "GS_OP_CUT") => 1,
+        (2 | 3, "GS_OP_EMIT") => 2,
+        (2 | 3, "GS_OP_EMIT_CUT") => 3,
+        (15, "SYSMSG_OP_ECC_ERR_INTERRUPT") => 1,
+        (15, "SYSMSG_OP_REG_RD") => 2,
+        (15, "SYSMSG_OP_HOST_TRAP_ACK") if gen == Gen::Gfx8 => 3,
+        (15, "SYSMSG_OP_TTRACE_PC") => 4,
+        _ => return None,
+    })
+}
+
+/// `sendmsg(MSG[, OP[, STREAM]])` → simm16.
+pub fn sendmsg(src: &str, gen: Gen, args: &[Arg], span: &Range<usize>) -> Result<u32, AsmError> {
+    let first = args.first().ok_or_else(|| {
+        AsmError::new(
+            span.clone(),
+            "expected a message name or an absolute expression",
+        )
+    })?;
+    let (id, named) = match first {
+        Arg::Ident(r) => match msg_id(gen, &src[r.clone()]) {
+            Some(Ok(id)) => (id, true),
+            Some(Err(())) => {
+                return Err(AsmError::new(
+                    r.clone(),
+                    "specified message id is not supported on this GPU",
+                ))
+            }
+            None => {
+                return Err(AsmError::new(
+                    r.clone(),
+                    "expected a message name or an absolute expression",
+                ))
+            }
+        },
+        a => (arg_int(a, span)? as u32, false),
+    };
+    let op = match args.get(1) {
+        Some(Arg::Ident(r)) => msg_op(gen, id, &src[r.clone()]).ok_or_else(|| {
+            AsmError::new(
+                r.clone(),
+                "expected an operation name or an absolute expression",
+            )
+        })?,
+        Some(a) => arg_int(a, span)? as u32,
+        None if named && (id == 2 || id == 15) => {
+            return Err(AsmError::new(span.clone(), "missing message operation"))
+        }
+        None => 0,
+    };
+    let stream = match args.get(2) {
+        Some(a) => arg_int(a, span)? as u32,
+        None => 0,
+    };
+    if named && id != 2 && id != 3 && id != 15 && args.len() > 1 {
+        return Err(AsmError::new(
+            span.clone(),
+            "message does not support operations",
+        ));
+    }
+    if named && stream != 0 && (id == 15 || !(1..=3).contains(&op)) {
+        return Err(AsmError::new(
+            span.clone(),
+            "message operation does not support streams",
+        ));
+    }
+    if id > 15 || op > 7 || stream > 3 {
+        let msg = if stream > 3 {
+            "invalid message stream id"
+        } else if op > 7 {
+            "invalid operation id"
+        } else {
+            "invalid message id"
+        };
+        return Err(AsmError::new(span.clone(), msg));
+    }
+    Ok(id | op << 4 | stream << 8)
+}
+
+/// The waitcnt field layout of a generation: (vmcnt max, whole default).
+pub fn waitcnt_default(gen: Gen) -> u32 {
+    if gen.is_gfx9_family() {
+        0xcf7f
+    } else {
+        0x0f7f
+    }
+}
+
+/// Applies one counter `name(value)` to a waitcnt word.
+pub fn waitcnt_counter(
+    gen: Gen,
+    word: u32,
+    name: &str,
+    value: i64,
+    span: &Range<usize>,
+) -> Result<u32, AsmError> {
+    let (base, sat) = match name.strip_suffix("_sat") {
+        Some(b) => (b, true),
+        None => (name, false),
+    };
+    let max: i64 = match base {
+        "vmcnt" if gen.is_gfx9_family() => 63,
+        "vmcnt" => 15,
+        "expcnt" => 7,
+        "lgkmcnt" => 15,
+        _ => {
+            return Err(AsmError::new(
+                span.clone(),
+                format!("invalid counter name {name}"),
+            ));
+        }
+    };
+    let v = if value > max || value < 0 {
+        if !sat {
+            return Err(AsmError::new(
+                span.clone(),
+                format!("too large value for {name}"),
+            ));
+        }
+        if value < 0 {
+            0
+        } else {
+            max
+        }
+    } else {
+        value
+    } as u32;
+    Ok(match base {
+        "vmcnt" => (word & !0xc00f) | (v & 0xf) | ((v >> 4) & 3) << 14,
+        "expcnt" => (word & !0x70) | v << 4,
+        _ => (word & !0xf00) | v << 8,
+    })
+}
+
+/// `swizzle(MODE, ...)` → the ds_swizzle_b32 offset.
+pub fn swizzle(src: &str, args: &[Arg], span: &Range<usize>) -> Result<u32, AsmError> {
+    let mode = match args.first() {
+        Some(Arg::Ident(r)) => &src[r.clone()],
+        _ => return Err(AsmError::new(span.clone(), "expected a swizzle mode")),
+    };
+    let int = |i: usize, lo: i64, hi: i64, what: &str| -> Result<u32, AsmError> {
+        let a = args
+            .get(i)
+            .ok_or_else(|| AsmError::new(span.clone(), "expected a comma"))?;
+        let v = arg_int(a, span)?;
+        if v < lo || v > hi {
+            return Err(AsmError::new(span.clone(), what.to_string()));
+        }
+        Ok(v as u32)
+    };
+    let v = match mode {
+        "QUAD_PERM" => {
+            let mut v = 0x8000;
+            for i in 0..4 {
+                v |= int(i + 1, 0, 3, "expected a 2-bit lane id")? << (2 * i);
+            }
+            v
+        }
+        "SWAP" => 0x1f | int(1, 1, 16, "expected a power of two from 1 to 16")? << 10,
+        "REVERSE" => 0x1f | (int(1, 2, 32, "expected a power of two from 2 to 32")? - 1) << 10,
+        "BROADCAST" => {
+            let group = int(1, 2, 32, "expected a power of two from 2 to 32")?;
+            let lane = int(
+                2,
+                0,
+                group as i64 - 1,
+                "lane id must be in the interval [0,group size - 1]",
+            )?;
+            (0x20 - group) | lane << 5
+        }
+        "BITMASK_PERM" => bitmask_perm(src, args, span)?,
+        _ => return Err(AsmError::new(span.clone(), "expected a swizzle mode")),
+    };
+    Ok(v)
+}
+
+fn bitmask_perm(src: &str, args: &[Arg], span: &Range<usize>) -> Result<u32, AsmError> {
+    let Some(Arg::Str(r)) = args.get(1) else {
+        return Err(AsmError::new(span.clone(), "expected a 5-character mask"));
+    };
+    let text = src[r.clone()].trim_matches('"');
+    if text.len() != 5 {
+        return Err(AsmError::new(r.clone(), "expected a 5-character mask"));
+    }
+    let (mut and, mut or, mut xor) = (0, 0, 0);
+    for (i, c) in text.bytes().enumerate() {
+        let bit = 1 << (4 - i);
+        match c {
+            b'0' => {}
+            b'1' => or |= bit,
+            b'p' => and |= bit,
+            b'i' => {
+                and |= bit;
+                xor |= bit;
+            }
+            _ => return Err(AsmError::new(r.clone(), "invalid mask")),
+        }
+    }
+    Ok(and | or << 5 | xor << 10)
+}
+
+/// `gpr_idx(SRC0,SRC1,SRC2,DST)` → the 4-bit mode mask.
+pub fn gpr_idx(src: &str, args: &[Arg], span: &Range<usize>) -> Result<u32, AsmError> {
+    let mut mask = 0;
+    for a in args {
+        let bit = match a {
+            Arg::Ident(r) => match &src[r.clone()] {
+                "SRC0" => 1,
+                "SRC1" => 2,
+                "SRC2" => 4,
+                "DST" => 8,
+                _ => return Err(AsmError::new(r.clone(), "expected a VGPR index mode")),
+            },
+            _ => return Err(AsmError::new(span.clone(), "expected a VGPR index mode")),
+        };
+        if mask & bit != 0 {
+            return Err(AsmError::new(arg_span(a), "duplicate VGPR index mode"));
+        }
+        mask |= bit;
+    }
+    Ok(mask)
+}
+
+/// MTBUF data format names.
+pub const DATA_FORMATS: [&str; 16] = [
+    "BUF_DATA_FORMAT_INVALID",
+    "BUF_DATA_FORMAT_8",
+    "BUF_DATA_FORMAT_16",
+    "BUF_DATA_FORMAT_8_8",
+    "BUF_DATA_FORMAT_32",
+    "BUF_DATA_FORMAT_16_16",
+    "BUF_DATA_FORMAT_10_11_11",
+    "BUF_DATA_FORMAT_11_11_10",
+    "BUF_DATA_FORMAT_10_10_10_2",
+    "BUF_DATA_FORMAT_2_10_10_10",
+    "BUF_DATA_FORMAT_8_8_8_8",
+    "BUF_DATA_FORMAT_32_32",
+    "BUF_DATA_FORMAT_16_16_16_16",
+    "BUF_DATA_FORMAT_32_32_32",
+    "BUF_DATA_FORMAT_32_32_32_32",
+    "BUF_DATA_FORMAT_RESERVED_15",
+];
+
+/// The number format with value `n`'s names (gfx6/7 call 6 `SNORM_OGL`).
+pub fn num_format(gen: Gen, name: &str) -> Option<u32> {
+    Some(match name {
+        "BUF_NUM_FORMAT_UNORM" => 0,
+        "BUF_NUM_FORMAT_SNORM" => 1,
+        "BUF_NUM_FORMAT_USCALED" => 2,
+        "BUF_NUM_FORMAT_SSCALED" => 3,
+        "BUF_NUM_FORMAT_UINT" => 4,
+        "BUF_NUM_FORMAT_SINT" => 5,
+        "BUF_NUM_FORMAT_SNORM_OGL" if gen.is_si_ci() => 6,
+        "BUF_NUM_FORMAT_RESERVED_6" if !gen.is_si_ci() => 6,
+        "BUF_NUM_FORMAT_FLOAT" => 7,
+        _ => return None,
+    })
+}
+
+/// The data format named `name`.
+pub fn data_format(name: &str) -> Option<u32> {
+    DATA_FORMATS
+        .iter()
+        .position(|&n| n == name)
+        .map(|i| i as u32)
+}
+
+/// The export target named `name`: `mrt0..7`, `mrtz`, `null`, `pos0..3`, `param0..31`.
+pub fn exp_target(name: &str) -> Option<u32> {
+    let num = |p: &str, max: u32| -> Option<u32> {
+        let rest = name.strip_prefix(p)?;
+        if rest.is_empty() || (rest.len() > 1 && rest.starts_with('0')) {
+            return None;
+        }
+        rest.parse().ok().filter(|&n| n <= max)
+    };
+    match name {
+        "mrtz" => Some(8),
+        "null" => Some(9),
+        _ => num("mrt", 7)
+            .or_else(|| num("pos", 3).map(|n| n + 12))
+            .or_else(|| num("param", 31).map(|n| n + 32)),
+    }
+}
