@@ -14,6 +14,7 @@ pub mod expr;
 pub mod lex;
 pub mod literal;
 pub mod operand;
+pub mod program;
 pub mod register;
 pub mod symbolic;
 

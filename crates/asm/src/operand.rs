@@ -191,15 +191,20 @@ pub fn parse_stmt<'a>(
         operands: Vec::with_capacity(6),
         modifiers: Vec::new(),
     };
+    // After the mnemonic or a comma an operand is expected: there `a16` is a register
+    // (an AccVGPR), elsewhere the MIMG modifier of the same name.
+    let mut operand_position = true;
     loop {
         let t = lex.peek();
+        let at_operand = std::mem::replace(&mut operand_position, false);
         match t.tok {
             Tok::Eof => break,
             Tok::Punct(Punct::Comma | Punct::Amp) => {
                 lex.next_token();
+                operand_position = true;
                 continue;
             }
-            Tok::Ident if is_modifier(&lex, &t) => {
+            Tok::Ident if is_modifier(&lex, &t, at_operand) => {
                 let m = parse_modifier(&mut lex, gen, syms)?;
                 stmt.modifiers.push(m);
             }
@@ -212,8 +217,11 @@ pub fn parse_stmt<'a>(
     Ok(stmt)
 }
 
-fn is_modifier(lex: &Lexer<'_>, t: &Token) -> bool {
+fn is_modifier(lex: &Lexer<'_>, t: &Token, at_operand: bool) -> bool {
     let name = lex.text(t);
+    if at_operand && name.eq_ignore_ascii_case("a16") {
+        return false;
+    }
     let next = lex.peek2();
     // `name:` (but not a register range, which the register parser owns).
     (next.is(Punct::Colon) && next.start == t.end) || FLAGS.contains(&name)

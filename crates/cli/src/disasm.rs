@@ -9,10 +9,13 @@ use clap::Args;
 
 use gcnkit_codeobj::{is_elf, CodeObject};
 use gcnkit_disasm::listing::{
-    objdump_section_threads, source_section, Diagnostic, Output, Section, Symbol,
+    objdump_section_threads, source_section_checked, Diagnostic, Output, Section, Symbol,
 };
 use gcnkit_disasm::{print_instruction, PrintContext};
-use gcnkit_isa::Target;
+use gcnkit_asm::assemble_instruction;
+use gcnkit_asm::expr::NoSymbols;
+use gcnkit_isa::{Instruction, Target};
+use std::collections::HashMap;
 
 /// ELF `st_type` of a symbol without a type.
 const STT_NOTYPE: u8 = 0;
@@ -186,7 +189,7 @@ pub fn render(
             let d = if objdump {
                 objdump_section_threads(&target, &section, out, threads)
             } else {
-                source_section(&target, &section, out)
+                source_section_checked(&target, &section, out, &mut reassembles(&target))
             };
             diags.extend(d.into_iter().map(|d| (sec.name.clone(), d)));
         }
@@ -203,11 +206,30 @@ pub fn render(
         let d = if objdump {
             objdump_section_threads(&target, &section, out, threads)
         } else {
-            source_section(&target, &section, out)
+            source_section_checked(&target, &section, out, &mut reassembles(&target))
         };
         diags.extend(d.into_iter().map(|d| (".text".to_string(), d)));
     }
     Ok(diags)
+}
+
+/// Whether the text printed for an instruction assembles back to its bytes (checked once
+/// per distinct encoding). Source listings print the others as `.long`, so that the listing
+/// always reassembles to the original code.
+fn reassembles(target: &Target) -> impl FnMut(&Instruction, &str) -> bool + '_ {
+    let mut seen: HashMap<([u8; 12], usize), bool> = HashMap::new();
+    move |inst, text| {
+        // Branches print labels, which only the whole listing defines; their simm16 always
+        // assembles.
+        if inst.def().has(gcnkit_isa::flags::BRANCH) {
+            return true;
+        }
+        let (bytes, len) = inst.bytes();
+        *seen.entry((bytes, len)).or_insert_with(|| {
+            matches!(assemble_instruction(target, text, &NoSymbols),
+                Ok(e) if e.as_bytes() == &bytes[..len] && e.fixups.is_empty())
+        })
+    }
 }
 
 fn report(name: &str, diags: &[(String, Diagnostic)], max: usize) {

@@ -1,4 +1,6 @@
 //! The library behind the `gcn` command: each subcommand's work as functions, so that tests
 //! and tools can run them without a process.
 
+pub mod asm;
 pub mod disasm;
+pub mod info;

@@ -1,6 +1,6 @@
 //! `gcn`: the gcnkit command-line tool.
 
-use gcnkit_cli::disasm;
+use gcnkit_cli::{asm, disasm, info};
 
 use std::process::ExitCode;
 
@@ -16,14 +16,22 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Assemble LLVM-syntax AMDGPU assembly: an encoding listing, or an ELF relocatable
+    /// object with -c.
+    Asm(asm::AsmArgs),
     /// Disassemble an AMDGPU code object, relocatable object, raw machine code or hex bytes.
     Disasm(disasm::DisasmArgs),
+    /// Show what a code object, offload bundle or HIP fat binary holds: target, kernels,
+    /// descriptors, metadata, symbols.
+    Info(info::InfoArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Asm(args) => asm::run(&args),
         Command::Disasm(args) => disasm::run(&args),
+        Command::Info(args) => info::run(&args),
     };
     match result {
         Ok(code) => code,

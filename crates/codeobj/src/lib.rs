@@ -1,75 +1,46 @@
-//! AMDGPU ELF code objects: reading the header, target, sections and symbols.
+//! AMDGPU ELF code objects: header and target, sections and symbols, notes and metadata,
+//! kernel descriptors, and the offload bundles that carry code objects inside host binaries.
 //!
-//! Built on the `object` crate; this crate adds the AMDGPU specifics (machine number,
-//! `e_flags` target encoding) and turns every malformation into a typed error.
+//! Built on the `object` crate for the ELF structure; this crate adds the AMDGPU specifics
+//! (machine numbers, `e_flags` feature encodings per code-object version, note types,
+//! descriptor bit fields) and turns every malformation into a typed [`CodeObjectError`].
+//!
+//! - [`CodeObject::parse`]: sections and symbols of a code object for a gcnkit target (what
+//!   the disassembler needs).
+//! - [`CodeObjectInfo::read`]: everything `gcn info` shows, for code objects v2–v6 of any
+//!   AMDGPU processor.
+//! - [`container::code_objects_in`]: the code objects in a file that may be a code object, an
+//!   offload bundle or a host binary with bundles.
 
 #![warn(missing_docs)]
 
-use object::elf;
-use object::read::elf::{ElfFile64, FileHeader, SectionHeader};
-use object::{Object, ObjectSection, ObjectSymbol, SectionKind, SymbolKind};
+mod bitfield;
+pub mod bundle;
+pub mod container;
+pub mod descriptor;
+pub mod directives;
+mod elf;
+pub mod elf_flags;
+mod error;
+pub mod inspect;
+pub mod kernel_code;
+pub mod metadata;
+pub mod notes;
+pub mod pgm_rsrc;
+pub mod registers;
 
-use gcnkit_isa::{Target, TargetError};
+use gcnkit_isa::Target;
+
+pub use elf::{Section, Symbol, STT_AMDGPU_HSA_KERNEL};
+pub use error::CodeObjectError;
+pub use inspect::{CodeObjectInfo, KernelInfo};
 
 /// `e_machine` of AMDGPU ELF files.
 pub const EM_AMDGPU: u16 = 224;
 
-/// Why a file could not be read as an AMDGPU code object.
-#[derive(Debug, thiserror::Error)]
-pub enum CodeObjectError {
-    /// The file does not start with the ELF magic.
-    #[error("not an ELF file")]
-    NotElf,
-    /// An ELF file for another machine or class.
-    #[error("not an AMDGPU ELF file ({0})")]
-    NotAmdgpu(String),
-    /// The ELF structure is broken (header, section table, section past end of file...).
-    #[error("malformed ELF: {0}")]
-    Malformed(String),
-    /// The e_flags name a target gcnkit does not know.
-    #[error(transparent)]
-    Target(#[from] TargetError),
-}
-
 /// True if `bytes` starts with the ELF magic.
 pub fn is_elf(bytes: &[u8]) -> bool {
     bytes.starts_with(b"\x7fELF")
-}
-
-/// A section of a code object.
-#[derive(Clone, Debug)]
-pub struct Section<'a> {
-    /// Section name.
-    pub name: String,
-    /// Address (`sh_addr`; 0 in relocatable objects).
-    pub addr: u64,
-    /// Offset of the section's bytes in the file.
-    pub file_offset: u64,
-    /// The bytes (empty for NOBITS sections).
-    pub data: &'a [u8],
-    /// True for SHF_EXECINSTR sections.
-    pub executable: bool,
-    /// Index in the section header table.
-    pub index: usize,
-}
-
-/// A symbol of a code object.
-#[derive(Clone, Debug)]
-pub struct Symbol {
-    /// Symbol name.
-    pub name: String,
-    /// Value (address).
-    pub addr: u64,
-    /// Size in bytes.
-    pub size: u64,
-    /// Index of the section it is defined in, if any.
-    pub section: Option<usize>,
-    /// True for functions (STT_FUNC), e.g. kernel entry points.
-    pub is_function: bool,
-    /// True for STT_SECTION and STT_FILE symbols, which listings leave out.
-    pub is_meta: bool,
-    /// st_type
-    pub st_type: u8,
 }
 
 /// A parsed AMDGPU ELF file.
@@ -86,80 +57,30 @@ pub struct CodeObject<'a> {
     pub symbols: Vec<Symbol>,
 }
 
-fn malformed(e: object::Error) -> CodeObjectError {
-    CodeObjectError::Malformed(e.to_string())
+/// Checks the ELF header of an AMDGPU code object and decodes it.
+pub(crate) fn amdgpu_header(bytes: &[u8]) -> Result<elf_flags::ElfHeader, CodeObjectError> {
+    let header = elf_flags::ElfHeader::parse(bytes)?;
+    if header.e_machine != EM_AMDGPU {
+        return Err(CodeObjectError::NotAmdgpu(format!(
+            "e_machine is {}",
+            header.e_machine
+        )));
+    }
+    Ok(header)
 }
 
 impl<'a> CodeObject<'a> {
     /// Parses an AMDGPU ELF code object or relocatable object.
     pub fn parse(bytes: &'a [u8]) -> Result<CodeObject<'a>, CodeObjectError> {
-        if !is_elf(bytes) {
-            return Err(CodeObjectError::NotElf);
-        }
-        if bytes.get(4) != Some(&elf::ELFCLASS64) {
-            return Err(CodeObjectError::NotAmdgpu(
-                "32-bit ELF; AMDGPU code objects are 64-bit".into(),
-            ));
-        }
-        let file = ElfFile64::<object::Endianness>::parse(bytes).map_err(malformed)?;
-        let endian = file.endian();
-        let header = file.elf_header();
-        let machine = header.e_machine(endian);
-        if machine != EM_AMDGPU {
-            return Err(CodeObjectError::NotAmdgpu(format!(
-                "e_machine is {machine}"
-            )));
-        }
-        let e_flags = header.e_flags(endian);
-        let e_type = header.e_type(endian);
-        let target = Target::from_elf_flags(e_flags)?;
-        let mut sections = Vec::new();
-        for s in file.sections() {
-            let name = s.name().map_err(malformed)?.to_string();
-            let data = if s.kind() == SectionKind::UninitializedData {
-                &[][..]
-            } else {
-                s.data().map_err(|e| {
-                    CodeObjectError::Malformed(format!("section '{name}': {e} (past end of file?)"))
-                })?
-            };
-            let flags = s.elf_section_header().sh_flags(endian);
-            sections.push(Section {
-                name,
-                addr: s.address(),
-                file_offset: s.elf_section_header().sh_offset(endian),
-                data,
-                executable: flags & u64::from(elf::SHF_EXECINSTR) != 0,
-                index: s.index().0,
-            });
-        }
-        let symtab: Vec<_> = if file.symbols().next().is_some() {
-            file.symbols().collect()
-        } else {
-            file.dynamic_symbols().collect()
-        };
-        let mut symbols = Vec::new();
-        for sym in symtab {
-            let name = sym.name().map_err(malformed)?.to_string();
-            symbols.push(Symbol {
-                name,
-                addr: sym.address(),
-                size: sym.size(),
-                section: sym.section_index().map(|i| i.0),
-                is_function: sym.kind() == SymbolKind::Text,
-                is_meta: matches!(sym.kind(), SymbolKind::Section | SymbolKind::File),
-                st_type: match sym.flags() {
-                    object::SymbolFlags::Elf { st_info, .. } => st_info & 0xf,
-                    _ => 0,
-                },
-            });
-        }
+        let header = amdgpu_header(bytes)?;
+        let target = header.target()?;
+        let parts = elf::read_elf(bytes)?;
         Ok(CodeObject {
             target,
-            e_flags,
-            e_type,
-            sections,
-            symbols,
+            e_flags: header.e_flags,
+            e_type: header.e_type,
+            sections: parts.sections,
+            symbols: parts.symbols,
         })
     }
 
@@ -184,12 +105,22 @@ mod tests {
     }
 
     #[test]
-    fn truncated_elf_header_is_malformed_not_a_panic() {
+    fn truncated_elf_header_is_an_error_not_a_panic() {
         let mut bytes = b"\x7fELF\x02\x01\x01".to_vec();
         bytes.resize(20, 0);
         assert!(matches!(
             CodeObject::parse(&bytes),
-            Err(CodeObjectError::Malformed(_))
+            Err(CodeObjectError::Truncated { .. })
+        ));
+    }
+
+    #[test]
+    fn a_32_bit_elf_file_is_not_amdgpu() {
+        let mut bytes = b"\x7fELF\x01\x01\x01".to_vec();
+        bytes.resize(64, 0);
+        assert!(matches!(
+            CodeObject::parse(&bytes),
+            Err(CodeObjectError::NotAmdgpu(_))
         ));
     }
 }

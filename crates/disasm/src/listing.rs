@@ -262,22 +262,41 @@ pub fn source_section(
     section: &Section<'_>,
     out: &mut Output<'_>,
 ) -> Vec<Diagnostic> {
+    source_section_checked(target, section, out, &mut |_, _| true)
+}
+
+/// [`source_section`], printing an instruction as `.long` words (with its text in a
+/// comment) when `accept(instruction, text)` says the text would not assemble back to the
+/// same bytes — as for encodings LLVM's assembler rejects, such as a zero dword, which
+/// decodes to a `v_cndmask_b32` that breaks the constant-bus rule.
+pub fn source_section_checked(
+    target: &Target,
+    section: &Section<'_>,
+    out: &mut Output<'_>,
+    accept: &mut dyn FnMut(&Instruction, &str) -> bool,
+) -> Vec<Diagnostic> {
     let syms = sorted_symbols(section);
-    // First pass: collect branch targets.
+    // First pass: collect branch targets, and where instructions start (a label can only
+    // be placed there; other branches keep their numeric offset).
     let mut labels: BTreeMap<u64, String> = BTreeMap::new();
+    let mut starts: Vec<u64> = Vec::new();
     walk(
         target,
         section.bytes,
         section.addr,
         |_| None,
         |off, item, _, _| {
+            let addr = section.addr.wrapping_add(off as u64);
+            starts.push(addr);
             if let Item::Instruction(inst) = item {
-                if let Some(t) = branch_target(&inst, section.addr.wrapping_add(off as u64)) {
+                if let Some(t) = branch_target(&inst, addr) {
                     labels.entry(t).or_default();
                 }
             }
         },
     );
+    starts.sort_unstable();
+    labels.retain(|addr, _| starts.binary_search(addr).is_ok());
     let mut func = 0usize;
     let mut count = 0usize;
     let mut sym_idx = 0;
@@ -309,8 +328,17 @@ pub fn source_section(
                 let _ = writeln!(out.buf, "{l}:");
             }
             match item {
-                Item::Instruction(_) => {
+                Item::Instruction(inst) if accept(&inst, text) => {
                     let _ = writeln!(out.buf, "\t{text}");
+                }
+                Item::Instruction(inst) => {
+                    let (bytes, n) = inst.bytes();
+                    out.buf.push_str("\t.long ");
+                    for (i, w) in bytes[..n].chunks(4).enumerate() {
+                        let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+                        let _ = write!(out.buf, "{}0x{w:08x}", if i > 0 { ", " } else { "" });
+                    }
+                    let _ = writeln!(out.buf, " ; {text}");
                 }
                 Item::Invalid(word) => {
                     diags.push(Diagnostic {

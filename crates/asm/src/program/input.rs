@@ -1,0 +1,178 @@
+//! Source input: files, the stack of what is being read (files, macro expansions,
+//! repetitions), and splitting it into statements with comments removed.
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// Loads the files named by `.include`.
+pub trait FileLoader {
+    /// The text of `name`, included from the file `from`; the `String` error is the reason
+    /// (e.g. "No such file or directory").
+    fn load(&self, name: &str, from: &str) -> Result<(String, String), String>;
+}
+
+/// Loads files from the file system: relative to the including file's directory, then each
+/// of the include directories in order.
+pub struct FsLoader {
+    /// `-I` directories.
+    pub include_dirs: Vec<PathBuf>,
+}
+
+impl FileLoader for FsLoader {
+    fn load(&self, name: &str, from: &str) -> Result<(String, String), String> {
+        let base = Path::new(from).parent().unwrap_or(Path::new(""));
+        let candidates = std::iter::once(base.join(name))
+            .chain(self.include_dirs.iter().map(|d| d.join(name)));
+        let mut last = String::from("No such file or directory");
+        for path in candidates {
+            match std::fs::read_to_string(&path) {
+                Ok(text) => return Ok((path.display().to_string(), text)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => last = e.to_string(),
+            }
+        }
+        Err(last)
+    }
+}
+
+/// A loader for sources that may not include anything (tests, fuzzing, standard input
+/// without a directory).
+pub struct NoIncludes;
+
+impl FileLoader for NoIncludes {
+    fn load(&self, _name: &str, _from: &str) -> Result<(String, String), String> {
+        Err("includes are not available here".into())
+    }
+}
+
+/// What a frame reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FrameKind {
+    /// A source file.
+    File,
+    /// The expansion of a macro.
+    Macro,
+    /// The body of `.rept`/`.irp`/`.irpc`, once per repetition.
+    Repeat,
+}
+
+/// Text being read: a file, or expanded text whose lines map one to one onto lines of a
+/// file starting at `first_line`.
+pub(crate) struct Frame {
+    pub kind: FrameKind,
+    pub text: Rc<str>,
+    pub pos: usize,
+    /// File index (into the assembler's file list) the lines belong to.
+    pub file: u32,
+    /// Line number of the next line to read.
+    pub line: u32,
+}
+
+impl Frame {
+    pub(crate) fn new(kind: FrameKind, text: Rc<str>, file: u32, line: u32) -> Frame {
+        Frame {
+            kind,
+            text,
+            pos: 0,
+            file,
+            line,
+        }
+    }
+
+    /// The next raw line (without its newline), or `None` at the end.
+    pub(crate) fn next_raw(&mut self) -> Option<(usize, usize)> {
+        if self.pos >= self.text.len() {
+            return None;
+        }
+        let start = self.pos;
+        let end = match self.text[start..].find('\n') {
+            Some(i) => start + i,
+            None => self.text.len(),
+        };
+        self.pos = end + 1;
+        self.line += 1;
+        let end = if end > start && self.text.as_bytes()[end - 1] == b'\r' {
+            end - 1
+        } else {
+            end
+        };
+        Some((start, end))
+    }
+}
+
+/// Removes comments from `line`: `;` and `//` to the end of the line, `/* ... */`
+/// (`in_block` carries an unterminated block comment over to the next line), and a `#` that
+/// starts the line (preprocessor line markers). Strings are kept intact. The result keeps
+/// the byte positions of what remains (comments become spaces) so that columns stay right.
+pub(crate) fn strip_comments(line: &str, in_block: &mut bool) -> String {
+    let b = line.as_bytes();
+    // The common case, no comment characters at all: one copy.
+    if !*in_block && !b.iter().any(|&c| matches!(c, b';' | b'/' | b'#' | b'"')) {
+        return line.to_string();
+    }
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    if !*in_block && b.iter().position(|c| !c.is_ascii_whitespace()).map(|p| b[p]) == Some(b'#')
+    {
+        return String::new();
+    }
+    while i < b.len() {
+        if *in_block {
+            if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                *in_block = false;
+                out.extend_from_slice(b"  ");
+                i += 2;
+            } else {
+                out.push(b' ');
+                i += 1;
+            }
+            continue;
+        }
+        match b[i] {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(b.len());
+                out.extend_from_slice(&b[start..i]);
+            }
+            b';' => break,
+            b'/' if b.get(i + 1) == Some(&b'/') => break,
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                *in_block = true;
+                out.extend_from_slice(b"  ");
+                i += 2;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    // Only whole ASCII bytes were replaced by spaces, and strings were copied whole.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_comments;
+
+    #[test]
+    fn comments_of_every_kind_are_removed_and_strings_kept() {
+        let mut block = false;
+        assert_eq!(strip_comments("s_nop 0 ; x", &mut block), "s_nop 0 ");
+        assert_eq!(strip_comments("s_nop 0 // x", &mut block), "s_nop 0 ");
+        assert_eq!(
+            strip_comments(".ascii \"a;b//c\" ; x", &mut block),
+            ".ascii \"a;b//c\" "
+        );
+        assert_eq!(strip_comments("a /* b */ c", &mut block), "a         c");
+        assert_eq!(strip_comments("a /* b", &mut block), "a     ");
+        assert!(block);
+        assert_eq!(strip_comments("still */ s_nop 0", &mut block), "         s_nop 0");
+        assert!(!block);
+        assert_eq!(strip_comments("# 1 \"file.s\"", &mut block), "");
+    }
+}

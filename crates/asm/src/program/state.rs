@@ -1,0 +1,486 @@
+//! The assembler's state and its main loop: reading statements and dispatching them.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use gcnkit_isa::Target;
+
+use crate::expr::Expr;
+use crate::{assemble_instruction, FixupKind};
+
+use super::input::{strip_comments, FileLoader, Frame, FrameKind};
+use super::symbols::{Def, Symbols};
+use super::{Diagnostic, Failed, Options, Program, RecordedInstruction, Section, Severity};
+
+/// Default `.amdhsa_code_object_version` of LLVM 19.
+const DEFAULT_CODE_OBJECT_VERSION: u32 = 5;
+/// How deep `.include`, macro expansions and repetitions may nest.
+const MAX_NESTING: usize = 256;
+/// Bytes a single directive may produce (`.fill`, `.zero`, `.rept` totals), so that a
+/// mistyped count reports an error instead of exhausting memory.
+pub(crate) const MAX_SECTION_SIZE: u64 = 1 << 32;
+
+/// Where a statement (or a part of it) is, for diagnostics.
+#[derive(Clone, Debug)]
+pub(crate) struct Loc {
+    pub file: u32,
+    pub line: u32,
+    pub col: u32,
+    pub text: Rc<str>,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// What a fixup patches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Patch {
+    /// An instruction field, as the encoder asked.
+    Instruction(FixupKind),
+    /// A data directive of 1, 2, 4 or 8 bytes.
+    Data(u8),
+}
+
+/// A fixup to resolve once every symbol is known.
+#[derive(Clone, Debug)]
+pub(crate) struct Pending {
+    pub section: usize,
+    /// Offset of the patched bytes in the section.
+    pub at: u64,
+    /// Offset of the instruction (or data item) that holds them.
+    pub pc: u64,
+    pub patch: Patch,
+    pub expr: Expr,
+    pub loc: Loc,
+}
+
+/// A conditional-assembly level.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cond {
+    /// Statements of the current branch are assembled.
+    pub active: bool,
+    /// Some branch of this `.if` has been taken.
+    pub taken: bool,
+    /// The enclosing level is active.
+    pub parent: bool,
+    /// After `.else`.
+    pub in_else: bool,
+}
+
+/// A `.macro` definition.
+#[derive(Debug)]
+pub(crate) struct Macro {
+    pub params: Vec<MacroParam>,
+    pub body: Rc<str>,
+    pub file: u32,
+    /// Line number before the first body line.
+    pub line: u32,
+}
+
+/// A macro parameter.
+#[derive(Debug)]
+pub(crate) struct MacroParam {
+    pub name: String,
+    pub default: Option<String>,
+    pub required: bool,
+    pub vararg: bool,
+}
+
+/// The assembler.
+pub(crate) struct Asm<'l> {
+    pub options: &'l Options,
+    pub loader: &'l dyn FileLoader,
+    pub target: Option<Target>,
+    pub code_object_version: u32,
+    pub files: Vec<String>,
+    pub frames: Vec<Frame>,
+    /// The statement being assembled.
+    pub cur: Loc,
+    pub in_block_comment: bool,
+    pub sections: Vec<Section>,
+    pub current: usize,
+    pub previous: usize,
+    pub section_stack: Vec<(usize, usize)>,
+    pub syms: Symbols,
+    pub fixups: Vec<Pending>,
+    pub conds: Vec<Cond>,
+    pub macros: HashMap<String, Rc<Macro>>,
+    pub macro_count: usize,
+    pub diags: Vec<Diagnostic>,
+    pub errors: usize,
+    pub instructions: Vec<RecordedInstruction>,
+    pub ended: bool,
+    /// Text of `.amdgpu_metadata` blocks.
+    pub metadata: Vec<String>,
+}
+
+/// Assembles the file `name` with contents `text`.
+pub fn assemble(
+    name: &str,
+    text: &str,
+    options: &Options,
+    loader: &dyn FileLoader,
+) -> Result<Program, Failed> {
+    let mut asm = Asm::new(options, loader);
+    asm.files.push(name.to_string());
+    asm.frames.push(Frame::new(FrameKind::File, Rc::from(text), 0, 0));
+    asm.run();
+    asm.finish()
+}
+
+impl<'l> Asm<'l> {
+    fn new(options: &'l Options, loader: &'l dyn FileLoader) -> Asm<'l> {
+        let text = Section {
+            name: ".text".into(),
+            sh_type: 1,
+            flags: super::SHF_ALLOC | super::SHF_EXECINSTR,
+            entsize: 0,
+            align: 4,
+            data: Vec::new(),
+            relocations: Vec::new(),
+        };
+        Asm {
+            options,
+            loader,
+            target: options.target.clone(),
+            code_object_version: DEFAULT_CODE_OBJECT_VERSION,
+            files: Vec::new(),
+            frames: Vec::new(),
+            cur: Loc {
+                file: 0,
+                line: 0,
+                col: 1,
+                text: Rc::from(""),
+                start: 0,
+                end: 0,
+            },
+            in_block_comment: false,
+            sections: vec![text],
+            current: 0,
+            previous: 0,
+            section_stack: Vec::new(),
+            syms: Symbols::default(),
+            fixups: Vec::new(),
+            conds: Vec::new(),
+            macros: HashMap::new(),
+            macro_count: 0,
+            diags: Vec::new(),
+            errors: 0,
+            instructions: Vec::new(),
+            ended: false,
+            metadata: Vec::new(),
+        }
+    }
+
+    /// Reads and assembles statements until the input (or `.end`) is exhausted.
+    fn run(&mut self) {
+        while !self.ended {
+            let Some(frame) = self.frames.last_mut() else {
+                break;
+            };
+            let Some((start, end)) = frame.next_raw() else {
+                self.frames.pop();
+                continue;
+            };
+            self.cur = Loc {
+                file: frame.file,
+                line: frame.line,
+                col: 1,
+                text: frame.text.clone(),
+                start,
+                end,
+            };
+            let raw = &frame.text[start..end];
+            let line = strip_comments(raw, &mut self.in_block_comment);
+            self.statement(&line);
+        }
+        if !self.conds.is_empty() {
+            self.error_at(0, "unmatched .ifs or .elses");
+        }
+    }
+
+    /// Assembles one line (comments already removed).
+    fn statement(&mut self, line: &str) {
+        let mut pos = skip_space(line, 0);
+        if pos == line.len() {
+            return;
+        }
+        if !self.conds.last().is_none_or(|c| c.active) {
+            self.inactive_statement(line, pos);
+            return;
+        }
+        // Labels: `name:` (several may precede a statement).
+        while let Some((name_end, after)) = label_at(line, pos) {
+            self.define_label(&line[pos..name_end], pos);
+            pos = skip_space(line, after);
+            if pos == line.len() {
+                return;
+            }
+        }
+        let word_end = word_end(line, pos);
+        let word = &line[pos..word_end];
+        let after = skip_space(line, word_end);
+        if line[after..].starts_with('=') && !line[after..].starts_with("==") {
+            self.assignment(word, pos, &line[after + 1..], after + 1);
+            return;
+        }
+        if word.starts_with('.') && !self.macros.contains_key(word) {
+            self.directive(word, pos, &line[after..], after);
+        } else if let Some(m) = self.macros.get(word).cloned() {
+            self.expand_macro(word, &m, &line[after..], after);
+        } else {
+            self.instruction(&line[pos..], pos);
+        }
+    }
+
+    /// While a conditional is false, only the nesting of conditionals is followed.
+    fn inactive_statement(&mut self, line: &str, pos: usize) {
+        let word_end = word_end(line, pos);
+        let word = line[pos..word_end].to_ascii_lowercase();
+        if word.starts_with(".if") {
+            self.conds.push(Cond {
+                active: false,
+                taken: true,
+                parent: false,
+                in_else: false,
+            });
+        } else if matches!(word.as_str(), ".else" | ".elseif" | ".endif") {
+            let after = skip_space(line, word_end);
+            self.directive(&line[pos..word_end], pos, &line[after..], after);
+        }
+    }
+
+    /// Defines a label at the current location.
+    fn define_label(&mut self, name: &str, col: usize) {
+        let i = self.syms.get_or_create(name);
+        let sym = &mut self.syms.list[i];
+        if !matches!(sym.def, Def::Undefined) {
+            self.error_at(col, format!("invalid symbol redefinition"));
+            return;
+        }
+        sym.def = Def::Label {
+            section: self.current,
+            offset: self.sections[self.current].data.len() as u64,
+        };
+    }
+
+    /// `name = expr`.
+    fn assignment(&mut self, name: &str, col: usize, rest: &str, rest_col: usize) {
+        match self.parse_expr_all(rest, rest_col) {
+            Some(e) => self.set_symbol(name, col, e),
+            None => {}
+        }
+    }
+
+    /// Gives `name` the value of `e` (`.set`, `=`, `.equ`).
+    pub(crate) fn set_symbol(&mut self, name: &str, col: usize, e: Expr) {
+        let def = match &e {
+            Expr::Dot => Def::Label {
+                section: self.current,
+                offset: self.sections[self.current].data.len() as u64,
+            },
+            _ => match e.eval(&self.syms.values()) {
+                Ok(v) => Def::Value(Expr::Num(v)),
+                Err(_) => Def::Value(e),
+            },
+        };
+        let i = self.syms.get_or_create(name);
+        if matches!(self.syms.list[i].def, Def::Label { .. }) {
+            self.error_at(col, "redefinition of label");
+            return;
+        }
+        self.syms.list[i].def = def;
+    }
+
+    /// Assembles an instruction statement starting at column `col` of the line.
+    fn instruction(&mut self, stmt: &str, col: usize) {
+        let Some(target) = self.target.clone() else {
+            self.error_at(
+                col,
+                "no target: give --mcpu or an .amdgcn_target directive before the first instruction",
+            );
+            return;
+        };
+        let stmt = stmt.trim_end();
+        let result = assemble_instruction(&target, stmt, &self.syms.values());
+        let enc = match result {
+            Ok(enc) => enc,
+            Err(errs) => {
+                for e in errs {
+                    self.error_at(col + e.span.start, e.message);
+                }
+                return;
+            }
+        };
+        let section = self.current;
+        let offset = self.sections[section].data.len() as u64;
+        if self.options.record_instructions {
+            self.record(stmt, offset, &enc);
+        }
+        self.sections[section]
+            .data
+            .extend_from_slice(enc.as_bytes());
+        for f in enc.fixups {
+            let loc = self.loc_at(col);
+            self.fixups.push(Pending {
+                section,
+                at: offset + f.offset as u64,
+                pc: offset,
+                patch: Patch::Instruction(f.kind),
+                expr: f.expr,
+                loc,
+            });
+        }
+    }
+
+    fn record(&mut self, stmt: &str, offset: u64, enc: &crate::Encoded) {
+        let fixups = enc
+            .fixups
+            .iter()
+            .map(|f| {
+                let width = match f.kind {
+                    FixupKind::Literal32 => 4,
+                    FixupKind::BranchSimm16 | FixupKind::Simm16 => 2,
+                };
+                let start = f.offset as usize;
+                let kind = match f.kind {
+                    FixupKind::BranchSimm16 => "fixup_si_sopp_br",
+                    FixupKind::Simm16 => "FK_Data_2",
+                    FixupKind::Literal32 if super::resolve::is_pc_relative(&f.expr) => "FK_PCRel_4",
+                    FixupKind::Literal32 => "FK_Data_4",
+                };
+                let note = format!("{}, kind: {kind}", super::resolve::expr_text(&f.expr));
+                (start..start + width, note)
+            })
+            .collect();
+        self.instructions.push(RecordedInstruction {
+            section: self.current,
+            offset,
+            bytes: enc.as_bytes().to_vec(),
+            fixups,
+            source: stmt.to_string(),
+        });
+    }
+
+    /// A location `col` bytes into the current line.
+    pub(crate) fn loc_at(&self, col: usize) -> Loc {
+        Loc {
+            col: col as u32 + 1,
+            ..self.cur.clone()
+        }
+    }
+
+    /// Reports an error `col` bytes into the current line.
+    pub(crate) fn error_at(&mut self, col: usize, message: impl Into<String>) {
+        let loc = self.loc_at(col);
+        self.report(Severity::Error, &loc, message.into());
+    }
+
+    /// Reports a warning `col` bytes into the current line.
+    pub(crate) fn warn_at(&mut self, col: usize, message: impl Into<String>) {
+        let loc = self.loc_at(col);
+        self.report(Severity::Warning, &loc, message.into());
+    }
+
+    pub(crate) fn report(&mut self, severity: Severity, loc: &Loc, message: String) {
+        if severity == Severity::Error {
+            self.errors += 1;
+        }
+        let file = self
+            .files
+            .get(loc.file as usize)
+            .cloned()
+            .unwrap_or_default();
+        self.diags.push(Diagnostic {
+            severity,
+            file,
+            line: loc.line,
+            col: loc.col,
+            message,
+            source_line: loc.text.get(loc.start..loc.end).unwrap_or("").to_string(),
+        });
+    }
+
+    /// Parses the whole of `text` (at column `col`) as one expression; reports and returns
+    /// `None` on a syntax error.
+    pub(crate) fn parse_expr_all(&mut self, text: &str, col: usize) -> Option<Expr> {
+        let mut lex = crate::lex::Lexer::new(text);
+        match crate::expr::parse_expr(&mut lex, true) {
+            Ok(e) => {
+                let t = lex.next_token();
+                if t.tok != crate::lex::Tok::Eof {
+                    self.error_at(col + t.start, "unexpected token");
+                    return None;
+                }
+                Some(e)
+            }
+            Err(e) => {
+                self.error_at(col + e.span.start, e.message);
+                None
+            }
+        }
+    }
+
+    /// Pushes a frame of expanded text, unless nesting is too deep.
+    pub(crate) fn push_frame(&mut self, frame: Frame, col: usize) -> bool {
+        if self.frames.len() >= MAX_NESTING {
+            self.error_at(col, "macros, repetitions or includes nested too deeply");
+            return false;
+        }
+        self.frames.push(frame);
+        true
+    }
+
+    fn finish(mut self) -> Result<Program, Failed> {
+        let program = self.resolve();
+        if self.errors > 0 {
+            return Err(Failed {
+                diagnostics: self.diags,
+            });
+        }
+        let mut program = program.ok_or_else(|| Failed {
+            diagnostics: self.diags.clone(),
+        })?;
+        program.warnings = self.diags;
+        Ok(program)
+    }
+}
+
+/// The first position at or after `pos` that is not a space.
+pub(crate) fn skip_space(s: &str, mut pos: usize) -> usize {
+    let b = s.as_bytes();
+    while pos < b.len() && b[pos].is_ascii_whitespace() {
+        pos += 1;
+    }
+    pos
+}
+
+/// The end of the word (identifier-like run) at `pos`.
+pub(crate) fn word_end(s: &str, pos: usize) -> usize {
+    let b = s.as_bytes();
+    let mut i = pos;
+    while i < b.len() && (crate::lex::is_ident_char(b[i]) || b[i] == b'\\') {
+        i += 1;
+    }
+    if i == pos {
+        // Not a word: take up to the next space.
+        while i < b.len() && !b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+    }
+    i
+}
+
+/// If a label definition `name:` starts at `pos`, the end of the name and the position
+/// after the colon.
+fn label_at(s: &str, pos: usize) -> Option<(usize, usize)> {
+    let b = s.as_bytes();
+    if !b.get(pos).is_some_and(|&c| crate::lex::is_ident_start(c)) {
+        return None;
+    }
+    let mut end = pos + 1;
+    while end < b.len() && crate::lex::is_ident_char(b[end]) {
+        end += 1;
+    }
+    let colon = skip_space(s, end);
+    (b.get(colon) == Some(&b':') && b.get(colon + 1) != Some(&b':')).then_some((end, colon + 1))
+}
