@@ -86,7 +86,8 @@ pub fn run(args: &AsmArgs) -> Result<ExitCode> {
     }
     if let (true, Some(path)) = (args.relocatable, &args.output) {
         let bytes = elf::write_relocatable(&program);
-        std::fs::write(path, bytes).with_context(|| format!("cannot write '{}'", path.display()))?;
+        std::fs::write(path, bytes)
+            .with_context(|| format!("cannot write '{}'", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -152,9 +153,9 @@ fn instruction_text(program: &Program, inst: &program::RecordedInstruction, out:
         .fixups
         .first()
         .and_then(|(_, note)| note.split(", kind: ").next());
-    let branch = gcnkit_isa::decode(&program.target, &inst.bytes).ok().filter(|i| {
-        i.def().has(gcnkit_isa::flags::BRANCH)
-    });
+    let branch = gcnkit_isa::decode(&program.target, &inst.bytes)
+        .ok()
+        .filter(|i| i.def().has(gcnkit_isa::flags::BRANCH));
     let ctx = PrintContext {
         target: &program.target,
         branch_label: if branch.is_some() { label } else { None },

@@ -7,13 +7,13 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
+use gcnkit_asm::assemble_instruction;
+use gcnkit_asm::expr::NoSymbols;
 use gcnkit_codeobj::{is_elf, CodeObject};
 use gcnkit_disasm::listing::{
     objdump_section_threads, source_section_checked, Diagnostic, Output, Section, Symbol,
 };
 use gcnkit_disasm::{print_instruction, PrintContext};
-use gcnkit_asm::assemble_instruction;
-use gcnkit_asm::expr::NoSymbols;
 use gcnkit_isa::{Instruction, Target};
 use std::collections::HashMap;
 

@@ -99,7 +99,10 @@ impl Asm<'_> {
             None => 0,
         };
         if n < 0 {
-            self.warn_at(args_col + at, "'.space' directive with negative size has no effect");
+            self.warn_at(
+                args_col + at,
+                "'.space' directive with negative size has no effect",
+            );
             return true;
         }
         self.grow(n as u64, args_col + at, |data, n| {
@@ -120,7 +123,10 @@ impl Asm<'_> {
         }
         let [repeat, size, value] = values;
         if repeat < 0 {
-            self.warn_at(args_col, "'.fill' directive with negative repeat count has no effect");
+            self.warn_at(
+                args_col,
+                "'.fill' directive with negative repeat count has no effect",
+            );
             return true;
         }
         let size = size.clamp(0, 8) as usize;

@@ -131,7 +131,13 @@ impl Asm<'_> {
 
     /// Makes `name` the current section, creating it with `flags` and `sh_type` (or the
     /// defaults its name implies).
-    fn switch_section(&mut self, name: &str, flags: Option<u64>, sh_type: Option<u32>, _col: usize) {
+    fn switch_section(
+        &mut self,
+        name: &str,
+        flags: Option<u64>,
+        sh_type: Option<u32>,
+        _col: usize,
+    ) {
         self.previous = self.current;
         if let Some(i) = self.sections.iter().position(|s| s.name == name) {
             self.current = i;
@@ -219,7 +225,11 @@ impl Asm<'_> {
             self.error_at(args_col, "expected comma");
             return;
         }
-        let kind = parts[1].1.trim().trim_start_matches(['@', '%']).trim_matches('"');
+        let kind = parts[1]
+            .1
+            .trim()
+            .trim_start_matches(['@', '%'])
+            .trim_matches('"');
         let st_type = match kind {
             "function" | "STT_FUNC" => 2,
             "object" | "STT_OBJECT" => 1,
@@ -263,17 +273,23 @@ impl Asm<'_> {
             ".ifb" | ".ifnb" => self.push_cond(parent, args.trim().is_empty() == (name == ".ifb")),
             ".ifc" | ".ifnc" => {
                 let parts = split_args(args);
-                let same = parts.len() == 2
-                    && unquote(parts[0].1.trim()) == unquote(parts[1].1.trim());
+                let same =
+                    parts.len() == 2 && unquote(parts[0].1.trim()) == unquote(parts[1].1.trim());
                 self.push_cond(parent, same == (name == ".ifc"));
             }
             ".else" | ".elseif" => {
                 let Some(c) = self.conds.last().copied() else {
-                    self.error_at(col, format!("Encountered a {name} that doesn't follow an .if or an .elseif"));
+                    self.error_at(
+                        col,
+                        format!("Encountered a {name} that doesn't follow an .if or an .elseif"),
+                    );
                     return true;
                 };
                 if c.in_else {
-                    self.error_at(col, format!("Encountered a {name} that doesn't follow an .if or an .elseif"));
+                    self.error_at(
+                        col,
+                        format!("Encountered a {name} that doesn't follow an .if or an .elseif"),
+                    );
                     return true;
                 }
                 let holds = if name == ".else" {
@@ -290,7 +306,10 @@ impl Asm<'_> {
             }
             ".endif" => {
                 if self.conds.pop().is_none() {
-                    self.error_at(col, "Encountered a .endif that doesn't follow an .if or .else");
+                    self.error_at(
+                        col,
+                        "Encountered a .endif that doesn't follow an .if or .else",
+                    );
                 }
             }
             _ => return false,
@@ -324,16 +343,22 @@ impl Asm<'_> {
             ".macro" => self.define_macro(args, args_col),
             ".rept" => {
                 let count = self.const_expr(args, args_col);
-                let Some((body, line)) = self.collect_body(&[".rept", ".irp", ".irpc"], ".endr", col) else {
+                let Some((body, line)) =
+                    self.collect_body(&[".rept", ".irp", ".irpc"], ".endr", col)
+                else {
                     return true;
                 };
                 let count = count.unwrap_or(0).max(0) as usize;
-                let text: String = body.repeat(count.min(super::state::MAX_SECTION_SIZE as usize / body.len().max(1)));
+                let text: String = body
+                    .repeat(count.min(super::state::MAX_SECTION_SIZE as usize / body.len().max(1)));
                 self.push_repeat(text, line, col);
             }
             ".irp" | ".irpc" => self.irp(name, col, args, args_col),
             ".endr" => self.error_at(col, "unexpected '.endr' directive, no current .rept"),
-            ".endm" | ".endmacro" => self.error_at(col, "unexpected '.endm' in file, no current macro definition"),
+            ".endm" | ".endmacro" => self.error_at(
+                col,
+                "unexpected '.endm' in file, no current macro definition",
+            ),
             ".exitm" => self.exit_macro(col),
             ".include" => self.include(args, args_col),
             ".end" => self.ended = true,
@@ -352,7 +377,12 @@ impl Asm<'_> {
     /// Reads the lines up to the matching `end` directive (nested `starts` count) from the
     /// current frame; returns the body text (newline-terminated lines) and the line number
     /// before its first line.
-    pub(crate) fn collect_body(&mut self, starts: &[&str], end: &str, col: usize) -> Option<(String, u32)> {
+    pub(crate) fn collect_body(
+        &mut self,
+        starts: &[&str],
+        end: &str,
+        col: usize,
+    ) -> Option<(String, u32)> {
         let frame = self.frames.last_mut()?;
         let first_line = frame.line;
         let mut depth = 0usize;
@@ -388,7 +418,8 @@ impl Asm<'_> {
     /// `.irp sym, values...` and `.irpc sym, chars`.
     fn irp(&mut self, name: &str, col: usize, args: &str, args_col: usize) {
         let parts = split_args(args);
-        let Some((body, line)) = self.collect_body(&[".rept", ".irp", ".irpc"], ".endr", col) else {
+        let Some((body, line)) = self.collect_body(&[".rept", ".irp", ".irpc"], ".endr", col)
+        else {
             return;
         };
         let Some(&(_, param)) = parts.first() else {
@@ -462,16 +493,33 @@ impl Asm<'_> {
         let mut values: Vec<(&str, String)> = Vec::new();
         for (i, p) in m.params.iter().enumerate() {
             let value = if p.vararg {
-                given.get(i..).map(|rest| rest.iter().map(|g| g.1.trim()).collect::<Vec<_>>().join(",")).unwrap_or_default()
+                given
+                    .get(i..)
+                    .map(|rest| {
+                        rest.iter()
+                            .map(|g| g.1.trim())
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    })
+                    .unwrap_or_default()
             } else {
-                given.get(i).map(|g| g.1.trim().to_string()).unwrap_or_default()
+                given
+                    .get(i)
+                    .map(|g| g.1.trim().to_string())
+                    .unwrap_or_default()
             };
             let value = match (&p.default, value.is_empty()) {
                 (Some(d), true) => d.clone(),
                 _ => value,
             };
             if p.required && value.is_empty() {
-                self.error_at(args_col, format!("missing value for required parameter '{}' in macro '{name}'", p.name));
+                self.error_at(
+                    args_col,
+                    format!(
+                        "missing value for required parameter '{}' in macro '{name}'",
+                        p.name
+                    ),
+                );
                 return;
             }
             values.push((p.name.as_str(), value));
@@ -491,7 +539,10 @@ impl Asm<'_> {
     fn exit_macro(&mut self, col: usize) {
         match self.frames.iter().rposition(|f| f.kind == FrameKind::Macro) {
             Some(i) => self.frames.truncate(i),
-            None => self.error_at(col, "unexpected '.exitm' in file, no current macro definition"),
+            None => self.error_at(
+                col,
+                "unexpected '.exitm' in file, no current macro definition",
+            ),
         }
     }
 
@@ -507,9 +558,15 @@ impl Asm<'_> {
             Ok((path, text)) => {
                 self.files.push(path);
                 let file = (self.files.len() - 1) as u32;
-                self.push_frame(Frame::new(FrameKind::File, Rc::from(text), file, 0), args_col);
+                self.push_frame(
+                    Frame::new(FrameKind::File, Rc::from(text), file, 0),
+                    args_col,
+                );
             }
-            Err(why) => self.error_at(args_col, format!("Could not find include file '{name}': {why}")),
+            Err(why) => self.error_at(
+                args_col,
+                format!("Could not find include file '{name}': {why}"),
+            ),
         }
     }
 
@@ -544,7 +601,10 @@ impl Asm<'_> {
     fn amdgcn_target(&mut self, args: &str, args_col: usize) {
         let text = unquote(args.trim());
         let Some(id) = text.strip_prefix("amdgcn-amd-amdhsa--") else {
-            self.error_at(args_col, "target id must be of the form amdgcn-amd-amdhsa--<processor>[:feature(+|-)]...");
+            self.error_at(
+                args_col,
+                "target id must be of the form amdgcn-amd-amdhsa--<processor>[:feature(+|-)]...",
+            );
             return;
         };
         let mut parts = id.split(':');
@@ -563,7 +623,10 @@ impl Asm<'_> {
                 let _ = t;
                 self.error_at(
                     args_col,
-                    format!("target id must match options: {} was given", given.processor.name),
+                    format!(
+                        "target id must match options: {} was given",
+                        given.processor.name
+                    ),
                 );
             }
             (Ok(t), None) => self.target = Some(t),
@@ -712,7 +775,10 @@ mod tests {
 
     #[test]
     fn arguments_split_at_top_level_commas() {
-        let v: Vec<&str> = split_args("a, \"b,c\", f(1,2)").into_iter().map(|p| p.1).collect();
+        let v: Vec<&str> = split_args("a, \"b,c\", f(1,2)")
+            .into_iter()
+            .map(|p| p.1)
+            .collect();
         assert_eq!(v, ["a", " \"b,c\"", " f(1,2)"]);
         let v: Vec<&str> = split_params("x y  z").into_iter().map(|p| p.1).collect();
         assert_eq!(v, ["x", "y", "z"]);
@@ -720,7 +786,11 @@ mod tests {
 
     #[test]
     fn macro_bodies_substitute_parameters_and_counters() {
-        let s = substitute("v_mov_b32 v\\n, \\val\\()0 ; \\@ \\x", &[("n", "3"), ("val", "1")], Some(7));
+        let s = substitute(
+            "v_mov_b32 v\\n, \\val\\()0 ; \\@ \\x",
+            &[("n", "3"), ("val", "1")],
+            Some(7),
+        );
         assert_eq!(s, "v_mov_b32 v3, 10 ; 7 \\x");
     }
 }

@@ -83,9 +83,7 @@ pub fn write_relocatable(program: &Program) -> Vec<u8> {
         rela_index.push(if s.relocations.is_empty() {
             None
         } else {
-            rela_it
-                .next()
-                .map(|name| (name, w.reserve_section_index()))
+            rela_it.next().map(|name| (name, w.reserve_section_index()))
         });
     }
     let symtab = w.reserve_symtab_section_index();
@@ -110,7 +108,9 @@ pub fn write_relocatable(program: &Program) -> Vec<u8> {
     for &i in &order {
         let sym = &program.symbols[i];
         names.push(w.add_string(sym.name.as_bytes()));
-        symbol_index[i] = w.reserve_symbol_index(sym.section.map(|s| section_index[s])).0;
+        symbol_index[i] = w
+            .reserve_symbol_index(sym.section.map(|s| section_index[s]))
+            .0;
         if sym.binding == Binding::Local {
             num_local += 1;
         }

@@ -21,8 +21,8 @@ pub struct FsLoader {
 impl FileLoader for FsLoader {
     fn load(&self, name: &str, from: &str) -> Result<(String, String), String> {
         let base = Path::new(from).parent().unwrap_or(Path::new(""));
-        let candidates = std::iter::once(base.join(name))
-            .chain(self.include_dirs.iter().map(|d| d.join(name)));
+        let candidates =
+            std::iter::once(base.join(name)).chain(self.include_dirs.iter().map(|d| d.join(name)));
         let mut last = String::from("No such file or directory");
         for path in candidates {
             match std::fs::read_to_string(&path) {
@@ -112,7 +112,11 @@ pub(crate) fn strip_comments(line: &str, in_block: &mut bool) -> String {
     }
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
-    if !*in_block && b.iter().position(|c| !c.is_ascii_whitespace()).map(|p| b[p]) == Some(b'#')
+    if !*in_block
+        && b.iter()
+            .position(|c| !c.is_ascii_whitespace())
+            .map(|p| b[p])
+            == Some(b'#')
     {
         return String::new();
     }
@@ -171,7 +175,10 @@ mod tests {
         assert_eq!(strip_comments("a /* b */ c", &mut block), "a         c");
         assert_eq!(strip_comments("a /* b", &mut block), "a     ");
         assert!(block);
-        assert_eq!(strip_comments("still */ s_nop 0", &mut block), "         s_nop 0");
+        assert_eq!(
+            strip_comments("still */ s_nop 0", &mut block),
+            "         s_nop 0"
+        );
         assert!(!block);
         assert_eq!(strip_comments("# 1 \"file.s\"", &mut block), "");
     }

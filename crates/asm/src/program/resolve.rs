@@ -58,8 +58,16 @@ impl RelValue {
     /// Folds `add - sub` when both are in the same section.
     fn simplify(mut self) -> RelValue {
         if let (
-            Some(Anchor::Label { section: s1, offset: o1, .. }),
-            Some(Anchor::Label { section: s2, offset: o2, .. }),
+            Some(Anchor::Label {
+                section: s1,
+                offset: o1,
+                ..
+            }),
+            Some(Anchor::Label {
+                section: s2,
+                offset: o2,
+                ..
+            }),
         ) = (self.add, self.sub)
         {
             if s1 == s2 {
@@ -155,7 +163,7 @@ impl Asm<'_> {
                 self.report(super::Severity::Error, &f.loc, message);
             }
         }
-        let target = self.target.clone()?;
+        let target = self.target?;
         let (symbols, map) = self.output_symbols();
         for section in &mut self.sections {
             for rel in &mut section.relocations {
@@ -191,9 +199,12 @@ impl Asm<'_> {
 
     fn branch(&mut self, f: &Pending, v: RelValue) -> Result<(), String> {
         let target = match (v.add, v.sub) {
-            (Some(Anchor::Label { section, offset, .. }), None) if section == f.section => {
-                offset as i64 + v.constant
-            }
+            (
+                Some(Anchor::Label {
+                    section, offset, ..
+                }),
+                None,
+            ) if section == f.section => offset as i64 + v.constant,
             (Some(Anchor::External(i)), None) => {
                 return Err(format!("undefined label '{}'", self.syms.list[i].name))
             }
@@ -217,7 +228,15 @@ impl Asm<'_> {
             Variant::None => {
                 // A plain symbol in a literal is PC-relative (llvm-mc's FK_PCRel_4):
                 // resolved here when it is a local label of this section.
-                if let (Some(Anchor::Label { section, offset, sym }), None) = (v.add, v.sub) {
+                if let (
+                    Some(Anchor::Label {
+                        section,
+                        offset,
+                        sym,
+                    }),
+                    None,
+                ) = (v.add, v.sub)
+                {
                     if section == f.section && !sym.is_some_and(|i| self.is_global(i)) {
                         let value = offset as i64 + v.constant - f.at as i64;
                         self.patch(f, value as u64, 4);
@@ -237,7 +256,8 @@ impl Asm<'_> {
             return Ok(());
         }
         // `sym - .` is PC-relative.
-        let pc_relative = matches!(v.sub, Some(Anchor::Label { section, .. }) if section == f.section);
+        let pc_relative =
+            matches!(v.sub, Some(Anchor::Label { section, .. }) if section == f.section);
         let r_type = match (v.variant, size, pc_relative) {
             (Variant::None, 4, false) => r::ABS32,
             (Variant::None, 8, false) => r::ABS64,
@@ -314,7 +334,7 @@ impl Asm<'_> {
     fn output_symbols(&mut self) -> (Vec<Symbol>, Vec<Option<usize>>) {
         let mut out = Vec::new();
         let mut map = vec![None; self.syms.list.len()];
-        for i in 0..self.syms.list.len() {
+        for (i, slot) in map.iter_mut().enumerate() {
             let sym = self.syms.list[i].clone();
             if sym.name.starts_with(".L") {
                 continue;
@@ -324,9 +344,12 @@ impl Asm<'_> {
                 Def::Value(e) => match self.eval_rel(e, (0, 0), 0).map(RelValue::simplify) {
                     Ok(v) => match (v.add, v.sub) {
                         (None, None) => (None, v.constant as u64, true),
-                        (Some(Anchor::Label { section, offset, .. }), None) => {
-                            (Some(section), (offset as i64 + v.constant) as u64, true)
-                        }
+                        (
+                            Some(Anchor::Label {
+                                section, offset, ..
+                            }),
+                            None,
+                        ) => (Some(section), (offset as i64 + v.constant) as u64, true),
                         _ => continue,
                     },
                     Err(_) => continue,
@@ -346,10 +369,12 @@ impl Asm<'_> {
                     .unwrap_or(0) as u64,
                 None => 0,
             };
-            let binding = sym
-                .binding
-                .unwrap_or(if defined { Binding::Local } else { Binding::Global });
-            map[i] = Some(out.len());
+            let binding = sym.binding.unwrap_or(if defined {
+                Binding::Local
+            } else {
+                Binding::Global
+            });
+            *slot = Some(out.len());
             out.push(Symbol {
                 name: sym.name,
                 section,
@@ -373,7 +398,11 @@ fn combine(op: BinOp, a: RelValue, b: RelValue) -> Result<RelValue, String> {
             .map(RelValue::constant)
             .map_err(|_| "division by zero".to_string());
     }
-    let variant = if a.variant != Variant::None { a.variant } else { b.variant };
+    let variant = if a.variant != Variant::None {
+        a.variant
+    } else {
+        b.variant
+    };
     let v = match op {
         BinOp::Add => {
             if (a.add.is_some() && b.add.is_some()) || (a.sub.is_some() && b.sub.is_some()) {

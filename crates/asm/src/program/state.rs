@@ -122,7 +122,8 @@ pub fn assemble(
 ) -> Result<Program, Failed> {
     let mut asm = Asm::new(options, loader);
     asm.files.push(name.to_string());
-    asm.frames.push(Frame::new(FrameKind::File, Rc::from(text), 0, 0));
+    asm.frames
+        .push(Frame::new(FrameKind::File, Rc::from(text), 0, 0));
     asm.run();
     asm.finish()
 }
@@ -141,7 +142,7 @@ impl<'l> Asm<'l> {
         Asm {
             options,
             loader,
-            target: options.target.clone(),
+            target: options.target,
             code_object_version: DEFAULT_CODE_OBJECT_VERSION,
             files: Vec::new(),
             frames: Vec::new(),
@@ -254,7 +255,7 @@ impl<'l> Asm<'l> {
         let i = self.syms.get_or_create(name);
         let sym = &mut self.syms.list[i];
         if !matches!(sym.def, Def::Undefined) {
-            self.error_at(col, format!("invalid symbol redefinition"));
+            self.error_at(col, "invalid symbol redefinition");
             return;
         }
         sym.def = Def::Label {
@@ -265,9 +266,8 @@ impl<'l> Asm<'l> {
 
     /// `name = expr`.
     fn assignment(&mut self, name: &str, col: usize, rest: &str, rest_col: usize) {
-        match self.parse_expr_all(rest, rest_col) {
-            Some(e) => self.set_symbol(name, col, e),
-            None => {}
+        if let Some(e) = self.parse_expr_all(rest, rest_col) {
+            self.set_symbol(name, col, e);
         }
     }
 
@@ -293,7 +293,7 @@ impl<'l> Asm<'l> {
 
     /// Assembles an instruction statement starting at column `col` of the line.
     fn instruction(&mut self, stmt: &str, col: usize) {
-        let Some(target) = self.target.clone() else {
+        let Some(target) = self.target else {
             self.error_at(
                 col,
                 "no target: give --mcpu or an .amdgcn_target directive before the first instruction",

@@ -66,7 +66,6 @@ impl Symbols {
         i
     }
 
-
     fn absolute_at(&self, name: &str, depth: u32) -> Option<i64> {
         if depth > MAX_DEPTH {
             return None;
@@ -74,7 +73,12 @@ impl Symbols {
         let sym = &self.list[*self.by_name.get(name)?];
         match &sym.def {
             Def::Value(Expr::Num(n)) => Some(*n),
-            Def::Value(e) => e.eval(&Nested { syms: self, depth: depth + 1 }).ok(),
+            Def::Value(e) => e
+                .eval(&Nested {
+                    syms: self,
+                    depth: depth + 1,
+                })
+                .ok(),
             _ => None,
         }
     }
