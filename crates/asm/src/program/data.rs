@@ -17,7 +17,7 @@ impl Asm<'_> {
     ) -> bool {
         let size = match name {
             ".byte" => 1,
-            ".short" | ".hword" | ".2byte" | ".value" => 2,
+            ".short" | ".2byte" | ".value" => 2,
             ".long" | ".int" | ".4byte" => 4,
             ".quad" | ".8byte" => 8,
             ".ascii" => return self.strings(args, args_col, false),
@@ -187,6 +187,17 @@ impl Asm<'_> {
             Some(&(mat, m)) => self.const_expr(m, args_col + mat),
             None => None,
         };
+        let pad = {
+            let len = self.sections[self.current].data.len() as u64;
+            (bytes - len % bytes) % bytes
+        };
+        if fill.is_some() && pad % width as u64 != 0 && max.is_none_or(|m| pad as i64 <= m) {
+            self.error_at(
+                args_col,
+                format!("undefined .align directive, value size '{width}' is not a divisor of padding size '{pad}'"),
+            );
+            return true;
+        }
         self.pad_to(bytes, fill, width, max);
         true
     }

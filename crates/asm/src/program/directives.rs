@@ -538,7 +538,11 @@ impl Asm<'_> {
     /// `.exitm`: leaves the innermost macro expansion.
     fn exit_macro(&mut self, col: usize) {
         match self.frames.iter().rposition(|f| f.kind == FrameKind::Macro) {
-            Some(i) => self.frames.truncate(i),
+            Some(i) => {
+                // Conditionals opened inside the expansion end with it.
+                self.conds.truncate(self.frames[i].cond_depth);
+                self.frames.truncate(i);
+            }
             None => self.error_at(
                 col,
                 "unexpected '.exitm' in file, no current macro definition",

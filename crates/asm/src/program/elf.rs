@@ -196,6 +196,7 @@ pub fn write_relocatable(program: &Program) -> Vec<u8> {
             let r_sym = match r.symbol {
                 RelocTarget::Symbol(i) => symbol_index[i],
                 RelocTarget::Section(i) => section_symbol[i],
+                RelocTarget::Absolute => 0,
             };
             w.write_relocation(
                 true,

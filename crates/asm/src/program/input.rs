@@ -66,6 +66,8 @@ pub(crate) struct Frame {
     pub file: u32,
     /// Line number of the next line to read.
     pub line: u32,
+    /// Depth of the conditional stack when the frame was entered (`.exitm` returns to it).
+    pub cond_depth: usize,
 }
 
 impl Frame {
@@ -76,6 +78,7 @@ impl Frame {
             pos: 0,
             file,
             line,
+            cond_depth: 0,
         }
     }
 

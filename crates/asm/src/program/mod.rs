@@ -108,6 +108,9 @@ pub enum RelocTarget {
     Symbol(usize),
     /// The start of a section (index into [`Program::sections`]).
     Section(usize),
+    /// No symbol (symbol index 0): the addend is the whole value, as llvm-mc writes an
+    /// absolute value in a PC-relative field.
+    Absolute,
 }
 
 /// ELF symbol binding.

@@ -21,6 +21,7 @@ mod r {
     pub const GOTPCREL32_HI: u32 = 9;
     pub const REL32_LO: u32 = 10;
     pub const REL32_HI: u32 = 11;
+    pub const REL16: u32 = 14;
 }
 
 /// What a term of a relocatable expression is relative to.
@@ -199,6 +200,12 @@ impl Asm<'_> {
 
     fn branch(&mut self, f: &Pending, v: RelValue) -> Result<(), String> {
         let target = match (v.add, v.sub) {
+            // A global symbol may be preempted: llvm-mc leaves the branch to the linker,
+            // and writes the field as if the symbol were at address 0.
+            (Some(Anchor::Label { sym: Some(i), .. }), None) if self.is_global(i) => {
+                self.patch(f, ((v.constant - 4) / 4) as u64, 2);
+                return self.relocate(f, v, r::REL16);
+            }
             (
                 Some(Anchor::Label {
                     section, offset, ..
@@ -220,14 +227,14 @@ impl Asm<'_> {
     }
 
     fn literal(&mut self, f: &Pending, v: RelValue) -> Result<(), String> {
-        if let Some(c) = v.absolute() {
+        let pc_relative = is_pc_relative(&f.expr);
+        if let (Some(c), false) = (v.absolute(), pc_relative) {
             self.patch(f, c as u64, 4);
             return Ok(());
         }
         let r_type = match v.variant {
-            Variant::None => {
-                // A plain symbol in a literal is PC-relative (llvm-mc's FK_PCRel_4):
-                // resolved here when it is a local label of this section.
+            Variant::None if pc_relative => {
+                // Resolved here when the target is a local label of this section.
                 if let (
                     Some(Anchor::Label {
                         section,
@@ -245,6 +252,7 @@ impl Asm<'_> {
                 }
                 r::REL32
             }
+            Variant::None => r::ABS32,
             other => variant_type(other, 4).ok_or("unsupported relocation variant")?,
         };
         self.relocate(f, v, r_type)
@@ -294,7 +302,8 @@ impl Asm<'_> {
                 Some(i) if self.is_global(i) => (RelocTarget::Symbol(i), v.constant),
                 _ => (RelocTarget::Section(section), offset as i64 + v.constant),
             },
-            None => return Err(NOT_RELOCATABLE.into()),
+            // An absolute value in a PC-relative field: a relocation without a symbol.
+            None => (RelocTarget::Absolute, v.constant),
         };
         if let RelocTarget::Symbol(i) = symbol {
             if self.syms.list[i].name.starts_with(".L") {
@@ -448,17 +457,16 @@ fn variant_type(v: Variant, size: u8) -> Option<u32> {
     })
 }
 
-/// True if llvm-mc encodes a literal holding `e` as PC-relative (`FK_PCRel_4`): plain
-/// symbols and the `rel`/`gotpcrel` variants are; `abs` variants are not.
+/// True if llvm-mc encodes a literal holding `e` as PC-relative (`FK_PCRel_4`, its
+/// `needsPCRel`): a symbol without an `abs32` variant anywhere in the expression, unless the
+/// operation above it is a subtraction.
 pub(crate) fn is_pc_relative(e: &Expr) -> bool {
     match e {
-        Expr::Sym { variant, .. } => !matches!(
-            variant,
-            Variant::Abs32Lo | Variant::Abs32Hi | Variant::Abs64
-        ),
+        Expr::Sym { variant, .. } => !matches!(variant, Variant::Abs32Lo | Variant::Abs32Hi),
+        Expr::Binary(BinOp::Sub, _, _) => false,
         Expr::Binary(_, a, b) => is_pc_relative(a) || is_pc_relative(b),
         Expr::Unary(_, a) => is_pc_relative(a),
-        _ => false,
+        Expr::Num(_) | Expr::Dot => false,
     }
 }
 

@@ -421,11 +421,12 @@ impl<'l> Asm<'l> {
     }
 
     /// Pushes a frame of expanded text, unless nesting is too deep.
-    pub(crate) fn push_frame(&mut self, frame: Frame, col: usize) -> bool {
+    pub(crate) fn push_frame(&mut self, mut frame: Frame, col: usize) -> bool {
         if self.frames.len() >= MAX_NESTING {
             self.error_at(col, "macros, repetitions or includes nested too deeply");
             return false;
         }
+        frame.cond_depth = self.conds.len();
         self.frames.push(frame);
         true
     }
