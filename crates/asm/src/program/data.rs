@@ -62,9 +62,9 @@ impl Asm<'_> {
             }
         };
         let bytes = value.to_le_bytes();
-        self.sections[section]
-            .data
-            .extend_from_slice(&bytes[..size as usize]);
+        self.grow(size as u64, col, |data, _| {
+            data.extend_from_slice(&bytes[..size as usize])
+        });
     }
 
     /// `.ascii`/`.asciz`/`.string`: one or more strings.
@@ -72,11 +72,13 @@ impl Asm<'_> {
         for (at, item) in split_args(args) {
             match parse_string(item.trim()) {
                 Some(bytes) => {
-                    let data = &mut self.sections[self.current].data;
-                    data.extend_from_slice(&bytes);
-                    if nul {
-                        data.push(0);
-                    }
+                    let n = bytes.len() as u64 + nul as u64;
+                    self.grow(n, args_col + at, |data, _| {
+                        data.extend_from_slice(&bytes);
+                        if nul {
+                            data.push(0);
+                        }
+                    });
                 }
                 None => self.error_at(args_col + at, "expected string"),
             }
@@ -141,10 +143,12 @@ impl Asm<'_> {
     }
 
     /// Runs `add` to append `n` bytes, unless the section would grow past the limit.
-    fn grow(&mut self, n: u64, col: usize, add: impl FnOnce(&mut Vec<u8>, usize)) {
+    pub(crate) fn grow(&mut self, n: u64, col: usize, add: impl FnOnce(&mut Vec<u8>, usize)) {
         let data = &mut self.sections[self.current].data;
         if (data.len() as u64).saturating_add(n) > MAX_SECTION_SIZE {
-            self.error_at(col, "section would grow past 4 GiB");
+            self.error_at(col, "section would grow past 1 GiB");
+            // Stop: a repetition would report the same error for every remaining round.
+            self.ended = true;
             return;
         }
         add(data, n as usize);
@@ -196,6 +200,11 @@ impl Asm<'_> {
                 args_col,
                 format!("undefined .align directive, value size '{width}' is not a divisor of padding size '{pad}'"),
             );
+            return true;
+        }
+        if (self.sections[self.current].data.len() as u64).saturating_add(pad) > MAX_SECTION_SIZE {
+            self.error_at(args_col, "section would grow past 1 GiB");
+            self.ended = true;
             return true;
         }
         self.pad_to(bytes, fill, width, max);

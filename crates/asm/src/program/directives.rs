@@ -348,10 +348,12 @@ impl Asm<'_> {
                 else {
                     return true;
                 };
-                let count = count.unwrap_or(0).max(0) as usize;
-                let text: String = body
-                    .repeat(count.min(super::state::MAX_SECTION_SIZE as usize / body.len().max(1)));
-                self.push_repeat(text, line, col);
+                // The body is read `count` times from one copy, so that a large count
+                // costs time, not memory.
+                let count = count.unwrap_or(0).max(0) as u64;
+                if count > 0 {
+                    self.push_repeat(body, line, col, count - 1);
+                }
             }
             ".irp" | ".irpc" => self.irp(name, col, args, args_col),
             ".endr" => self.error_at(col, "unexpected '.endr' directive, no current .rept"),
@@ -405,13 +407,14 @@ impl Asm<'_> {
         None
     }
 
-    fn push_repeat(&mut self, text: String, line: u32, col: usize) {
+    /// Reads `text` (whose first line is line `line + 1`) once and then `again` more times.
+    fn push_repeat(&mut self, text: String, line: u32, col: usize, again: u64) {
         if text.is_empty() {
             return;
         }
         let file = self.cur.file;
-        // Each repetition restarts at the body's first line number.
-        let frame = Frame::new(FrameKind::Repeat, Rc::from(text), file, line);
+        let mut frame = Frame::new(FrameKind::Repeat, Rc::from(text), file, line);
+        frame.repeats_left = again;
         self.push_frame(frame, col);
     }
 
@@ -439,7 +442,7 @@ impl Asm<'_> {
         for v in &values {
             text.push_str(&substitute(&body, &[(param, v.as_str())], None));
         }
-        self.push_repeat(text, line, col);
+        self.push_repeat(text, line, col, 0);
     }
 
     /// `.macro name params...`: records the body up to `.endm`.

@@ -68,6 +68,10 @@ pub(crate) struct Frame {
     pub line: u32,
     /// Depth of the conditional stack when the frame was entered (`.exitm` returns to it).
     pub cond_depth: usize,
+    /// Times the text is read again after this reading (`.rept`), starting each time at
+    /// line `first_line`.
+    pub repeats_left: u64,
+    pub first_line: u32,
 }
 
 impl Frame {
@@ -79,13 +83,20 @@ impl Frame {
             file,
             line,
             cond_depth: 0,
+            repeats_left: 0,
+            first_line: line,
         }
     }
 
     /// The next raw line (without its newline), or `None` at the end.
     pub(crate) fn next_raw(&mut self) -> Option<(usize, usize)> {
         if self.pos >= self.text.len() {
-            return None;
+            if self.repeats_left == 0 || self.text.is_empty() {
+                return None;
+            }
+            self.repeats_left -= 1;
+            self.pos = 0;
+            self.line = self.first_line;
         }
         let start = self.pos;
         let end = match self.text[start..].find('\n') {

@@ -16,9 +16,12 @@ use super::{Diagnostic, Failed, Options, Program, RecordedInstruction, Section, 
 const DEFAULT_CODE_OBJECT_VERSION: u32 = 5;
 /// How deep `.include`, macro expansions and repetitions may nest.
 const MAX_NESTING: usize = 256;
-/// Bytes a single directive may produce (`.fill`, `.zero`, `.rept` totals), so that a
-/// mistyped count reports an error instead of exhausting memory.
-pub(crate) const MAX_SECTION_SIZE: u64 = 1 << 32;
+/// Largest section gcnkit assembles (1 GiB, far beyond any GPU program), so that a
+/// mistyped `.fill`, `.zero` or `.rept` count reports an error instead of exhausting memory.
+pub(crate) const MAX_SECTION_SIZE: u64 = 1 << 30;
+
+/// Diagnostics after which assembly stops.
+const MAX_DIAGNOSTICS: usize = 10_000;
 
 /// Where a statement (or a part of it) is, for diagnostics.
 #[derive(Clone, Debug)]
@@ -313,6 +316,11 @@ impl<'l> Asm<'l> {
         };
         let section = self.current;
         let offset = self.sections[section].data.len() as u64;
+        if offset + enc.len as u64 > MAX_SECTION_SIZE {
+            self.error_at(col, "section would grow past 1 GiB");
+            self.ended = true;
+            return;
+        }
         if self.options.record_instructions {
             self.record(stmt, offset, &enc);
         }
@@ -382,6 +390,11 @@ impl<'l> Asm<'l> {
     }
 
     pub(crate) fn report(&mut self, severity: Severity, loc: &Loc, message: String) {
+        if self.diags.len() >= MAX_DIAGNOSTICS {
+            // A repetition of a bad line would otherwise report without end.
+            self.ended = true;
+            return;
+        }
         if severity == Severity::Error {
             self.errors += 1;
         }
