@@ -1,6 +1,7 @@
 //! Source input: files, the stack of what is being read (files, macro expansions,
 //! repetitions), and splitting it into statements with comments removed.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -99,7 +100,7 @@ impl Frame {
             self.line = self.first_line;
         }
         let start = self.pos;
-        let end = match self.text[start..].find('\n') {
+        let end = match memchr::memchr(b'\n', &self.text.as_bytes()[start..]) {
             Some(i) => start + i,
             None => self.text.len(),
         };
@@ -118,11 +119,18 @@ impl Frame {
 /// (`in_block` carries an unterminated block comment over to the next line), and a `#` that
 /// starts the line (preprocessor line markers). Strings are kept intact. The result keeps
 /// the byte positions of what remains (comments become spaces) so that columns stay right.
-pub(crate) fn strip_comments(line: &str, in_block: &mut bool) -> String {
+pub(crate) fn strip_comments<'l>(line: &'l str, in_block: &mut bool) -> Cow<'l, str> {
     let b = line.as_bytes();
-    // The common case, no comment characters at all: one copy.
-    if !*in_block && !b.iter().any(|&c| matches!(c, b';' | b'/' | b'#' | b'"')) {
-        return line.to_string();
+    if !*in_block {
+        // The common cases need no copy: no comment at all, or a `;` comment after code
+        // without strings or slashes.
+        match memchr::memchr3(b';', b'/', b'"', b) {
+            None if !line.trim_start().starts_with('#') => return Cow::Borrowed(line),
+            Some(i) if b[i] == b';' && !line.trim_start().starts_with('#') => {
+                return Cow::Borrowed(&line[..i]);
+            }
+            _ => {}
+        }
     }
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -132,7 +140,7 @@ pub(crate) fn strip_comments(line: &str, in_block: &mut bool) -> String {
             .map(|p| b[p])
             == Some(b'#')
     {
-        return String::new();
+        return Cow::Borrowed("");
     }
     while i < b.len() {
         if *in_block {
@@ -170,7 +178,7 @@ pub(crate) fn strip_comments(line: &str, in_block: &mut bool) -> String {
         }
     }
     // Only whole ASCII bytes were replaced by spaces, and strings were copied whole.
-    String::from_utf8(out).unwrap_or_default()
+    Cow::Owned(String::from_utf8(out).unwrap_or_default())
 }
 
 #[cfg(test)]

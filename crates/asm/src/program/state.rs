@@ -3,6 +3,8 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use rustc_hash::FxHashMap;
+
 use gcnkit_isa::Target;
 
 use crate::expr::Expr;
@@ -19,6 +21,31 @@ const MAX_NESTING: usize = 256;
 /// Largest section gcnkit assembles (1 GiB, far beyond any GPU program), so that a
 /// mistyped `.fill`, `.zero` or `.rept` count reports an error instead of exhausting memory.
 pub(crate) const MAX_SECTION_SIZE: u64 = 1 << 30;
+
+/// Entries of the encoding cache after which it starts afresh (bounding its memory).
+const MAX_CACHED_ENCODINGS: usize = 1 << 20;
+
+/// [`SymbolValues`] that notes whether it was asked anything.
+struct Tracking<'a> {
+    inner: super::symbols::Nested<'a>,
+    consulted: std::cell::Cell<bool>,
+}
+
+impl<'a> Tracking<'a> {
+    fn new(inner: super::symbols::Nested<'a>) -> Tracking<'a> {
+        Tracking {
+            inner,
+            consulted: std::cell::Cell::new(false),
+        }
+    }
+}
+
+impl crate::expr::SymbolValues for Tracking<'_> {
+    fn value(&self, name: &str) -> Option<i64> {
+        self.consulted.set(true);
+        self.inner.value(name)
+    }
+}
 
 /// Diagnostics after which assembly stops.
 const MAX_DIAGNOSTICS: usize = 10_000;
@@ -112,6 +139,10 @@ pub(crate) struct Asm<'l> {
     pub errors: usize,
     pub instructions: Vec<RecordedInstruction>,
     pub ended: bool,
+    /// Encodings of instruction statements that name no symbol, by their text: real code
+    /// repeats itself (577,000 lines of rocSPARSE hold about 30,000 distinct statements),
+    /// and a lookup is much cheaper than parsing and encoding again.
+    pub encodings: FxHashMap<Box<str>, ([u8; 16], u8)>,
     /// Text of `.amdgpu_metadata` blocks.
     pub metadata: Vec<String>,
 }
@@ -171,6 +202,7 @@ impl<'l> Asm<'l> {
             errors: 0,
             instructions: Vec::new(),
             ended: false,
+            encodings: FxHashMap::default(),
             metadata: Vec::new(),
         }
     }
@@ -193,8 +225,8 @@ impl<'l> Asm<'l> {
                 start,
                 end,
             };
-            let raw = &frame.text[start..end];
-            let line = strip_comments(raw, &mut self.in_block_comment);
+            let text = frame.text.clone();
+            let line = strip_comments(&text[start..end], &mut self.in_block_comment);
             self.statement(&line);
         }
         if !self.conds.is_empty() {
@@ -304,7 +336,17 @@ impl<'l> Asm<'l> {
             return;
         };
         let stmt = stmt.trim_end();
-        let result = assemble_instruction(&target, stmt, &self.syms.values());
+        if let Some(&(bytes, len)) = self.encodings.get(stmt) {
+            let enc = crate::Encoded {
+                bytes,
+                len,
+                fixups: Vec::new(),
+            };
+            self.emit(stmt, col, enc);
+            return;
+        }
+        let values = Tracking::new(self.syms.values());
+        let result = assemble_instruction(&target, stmt, &values);
         let enc = match result {
             Ok(enc) => enc,
             Err(errs) => {
@@ -314,6 +356,18 @@ impl<'l> Asm<'l> {
                 return;
             }
         };
+        // The same text assembles to the same bytes unless it named a symbol.
+        if !values.consulted.get() && enc.fixups.is_empty() {
+            if self.encodings.len() >= MAX_CACHED_ENCODINGS {
+                self.encodings.clear();
+            }
+            self.encodings.insert(stmt.into(), (enc.bytes, enc.len));
+        }
+        self.emit(stmt, col, enc);
+    }
+
+    /// Appends an assembled instruction to the current section.
+    fn emit(&mut self, stmt: &str, col: usize, enc: crate::Encoded) {
         let section = self.current;
         let offset = self.sections[section].data.len() as u64;
         if offset + enc.len as u64 > MAX_SECTION_SIZE {

@@ -1,6 +1,6 @@
 //! The symbol table while assembling: labels, `.set` variables and undefined names.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::expr::{Expr, SymbolValues};
 
@@ -37,7 +37,7 @@ pub(crate) struct Sym {
 #[derive(Default)]
 pub(crate) struct Symbols {
     pub list: Vec<Sym>,
-    by_name: HashMap<String, usize>,
+    by_name: FxHashMap<String, usize>,
 }
 
 /// How deep `.set` variables may refer to each other before it counts as a cycle.
