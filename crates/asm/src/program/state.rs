@@ -230,7 +230,16 @@ impl<'l> Asm<'l> {
             self.statement(&line);
         }
         if !self.conds.is_empty() {
-            self.error_at(0, "unmatched .ifs or .elses");
+            // Reported, as llvm-mc does, at the end of the input.
+            let end = Loc {
+                file: 0,
+                line: self.cur.line + 1,
+                col: 1,
+                text: Rc::from(""),
+                start: 0,
+                end: 0,
+            };
+            self.report(Severity::Error, &end, "unmatched .ifs or .elses".into());
         }
     }
 
@@ -290,7 +299,7 @@ impl<'l> Asm<'l> {
         let i = self.syms.get_or_create(name);
         let sym = &mut self.syms.list[i];
         if !matches!(sym.def, Def::Undefined) {
-            self.error_at(col, "invalid symbol redefinition");
+            self.error_at(col, format!("symbol '{name}' is already defined"));
             return;
         }
         sym.def = Def::Label {
