@@ -17,9 +17,11 @@ use gcnkit_isa::Instruction;
 
 use crate::listing::branch_target;
 
-/// Slots per table (a power of two). The tables are cleared when one is three quarters
+/// Most slots per table (a power of two). The tables are cleared when one is three quarters
 /// full, which keeps probe chains short.
 const SLOTS: usize = 1 << 15;
+/// Fewest slots per table.
+const MIN_SLOTS: usize = 1 << 8;
 /// Bytes of cached text after which a cache starts afresh, bounding its memory.
 const ARENA_LIMIT: usize = 4 << 20;
 
@@ -46,24 +48,33 @@ const NO_BRANCH: i32 = i32::MIN + 1;
 struct Table {
     slots: Box<[Slot]>,
     used: usize,
+    /// log2 of the number of slots.
+    bits: u32,
 }
 
 impl Table {
-    fn new() -> Table {
+    /// A table of `slots` slots (a power of two).
+    fn new(slots: usize) -> Table {
         Table {
-            slots: vec![Slot::default(); SLOTS].into_boxed_slice(),
+            slots: vec![Slot::default(); slots].into_boxed_slice(),
             used: 0,
+            bits: slots.trailing_zeros(),
         }
     }
 
     #[inline]
-    fn home(key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS.trailing_zeros())) as usize
+    fn mask(&self) -> usize {
+        self.slots.len() - 1
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize
     }
 
     #[inline]
     fn get(&self, key: u64) -> Option<&Slot> {
-        let mut i = Self::home(key);
+        let mut i = self.home(key);
         loop {
             let slot = &self.slots[i];
             if slot.kind == 0 {
@@ -72,14 +83,14 @@ impl Table {
             if slot.key == key {
                 return Some(slot);
             }
-            i = (i + 1) & (SLOTS - 1);
+            i = (i + 1) & self.mask();
         }
     }
 
     /// Asks the processor to fetch the home slot of `key` ahead of a lookup.
     #[inline]
     fn prefetch(&self, key: u64) {
-        let slot: *const Slot = &self.slots[Self::home(key)];
+        let slot: *const Slot = &self.slots[self.home(key)];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch is a hint: it never faults and changes nothing the program can
         // observe; `slot` points into the table anyway.
@@ -91,9 +102,9 @@ impl Table {
     }
 
     fn insert(&mut self, slot: Slot) {
-        let mut i = Self::home(slot.key);
+        let mut i = self.home(slot.key);
         while self.slots[i].kind != 0 && self.slots[i].key != slot.key {
-            i = (i + 1) & (SLOTS - 1);
+            i = (i + 1) & self.mask();
         }
         if self.slots[i].kind == 0 {
             self.used += 1;
@@ -129,10 +140,13 @@ pub(crate) struct LineCache {
 }
 
 impl LineCache {
-    pub(crate) fn new() -> LineCache {
+    /// A cache sized for listing about `bytes` bytes of code: small inputs do not pay for
+    /// clearing large tables.
+    pub(crate) fn new(bytes: usize) -> LineCache {
+        let slots = (bytes / 4).next_power_of_two().clamp(MIN_SLOTS, SLOTS);
         LineCache {
-            short: Table::new(),
-            long: Table::new(),
+            short: Table::new(slots),
+            long: Table::new(slots),
             arena: String::new(),
         }
     }
@@ -177,8 +191,8 @@ impl LineCache {
         if !(len == 4 || len == 8) || bytes.len() < len || total > u16::MAX as usize {
             return;
         }
-        if self.short.used >= SLOTS / 4 * 3
-            || self.long.used >= SLOTS / 4 * 3
+        if self.short.used >= self.short.slots.len() / 4 * 3
+            || self.long.used >= self.long.slots.len() / 4 * 3
             || self.arena.len() + total > ARENA_LIMIT
         {
             self.short.clear();
@@ -236,7 +250,7 @@ mod tests {
 
     #[test]
     fn short_and_long_lines_come_back_as_stored() {
-        let mut cache = LineCache::new();
+        let mut cache = LineCache::new(1 << 20);
         let nop = [0x00, 0x00, 0x80, 0xbf, 0xaa, 0xbb, 0xcc, 0xdd];
         let mov_lit = [0xff, 0x00, 0x80, 0xbe, 0x78, 0x56, 0x34, 0x12];
         cache.insert(&nop, line("\ts_nop 0 // ", 4));
@@ -253,7 +267,7 @@ mod tests {
 
     #[test]
     fn a_full_table_starts_afresh_instead_of_failing() {
-        let mut cache = LineCache::new();
+        let mut cache = LineCache::new(1 << 20);
         for i in 0..SLOTS as u32 {
             let bytes = i.to_le_bytes();
             cache.insert(&bytes, line("t", 4));

@@ -71,7 +71,7 @@ pub fn objdump_section_threads(
         labels: &labels,
     };
     if threads <= 1 || units.len() <= 1 {
-        let mut cache = LineCache::new();
+        let mut cache = LineCache::new(section.bytes.len());
         let mut diags = Vec::new();
         for s in &stretches {
             lister.stretch(s, &mut cache, out, &mut diags);
@@ -163,6 +163,12 @@ where
     let written = Mutex::new(0usize);
     let progress = Condvar::new();
     let ahead = threads * AHEAD_PER_THREAD;
+    // Every worker sees most distinct instructions, so each cache is sized for the whole.
+    let bytes: usize = units
+        .iter()
+        .flat_map(|u| u.iter())
+        .map(|s| s.end - s.start)
+        .sum();
     let mut diags = Vec::new();
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel();
@@ -171,7 +177,7 @@ where
             let (next, written, progress, work, spare) =
                 (&next, &written, &progress, &work, &spare);
             scope.spawn(move || {
-                let mut cache = LineCache::new();
+                let mut cache = LineCache::new(bytes);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(unit) = units.get(i) else { break };
