@@ -18,6 +18,8 @@ fuzz_target!(|data: &[u8]| {
     let options = Options {
         target: Some(Target::new(processor)),
         record_instructions: true,
+        // Large sections only cost time here.
+        max_section_size: 1 << 16,
     };
     if let Ok(program) = program::assemble("fuzz.s", text, &options, &NoIncludes) {
         let _ = elf::write_relocatable(&program);

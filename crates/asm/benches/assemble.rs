@@ -51,7 +51,7 @@ fn bench(c: &mut Criterion) {
     let lines = source.lines().count();
     let options = Options {
         target: Some(target),
-        record_instructions: false,
+        ..Options::default()
     };
     group.throughput(Throughput::Elements(lines as u64));
     group.sample_size(10);

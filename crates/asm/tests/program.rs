@@ -10,7 +10,7 @@ use gcnkit_isa::Target;
 fn options() -> Options {
     Options {
         target: Some(Target::parse("gfx900", None).unwrap()),
-        record_instructions: false,
+        ..Options::default()
     }
 }
 

@@ -60,6 +60,7 @@ pub fn run(args: &AsmArgs) -> Result<ExitCode> {
     let options = Options {
         target,
         record_instructions: listing,
+        ..Options::default()
     };
     let loader: Box<dyn FileLoader> = if args.input.as_os_str() == "-" && args.include.is_empty() {
         Box::new(NoIncludes)

@@ -58,7 +58,7 @@ fn kernel_corpus() -> Option<PathBuf> {
 fn assemble(name: &str, source: &str, mcpu: Option<&str>) -> Result<Program, String> {
     let options = Options {
         target: mcpu.map(|m| gcnkit_isa::Target::parse(m, None).expect("known processor")),
-        record_instructions: false,
+        ..Options::default()
     };
     program::assemble(name, source, &options, &NoIncludes).map_err(|e| e.to_string())
 }

@@ -61,7 +61,7 @@ fn programs_assemble_as_llvm_mc_assembles_them() {
         let theirs = object_view(&std::fs::read(&theirs_path).unwrap()).unwrap();
         let options = Options {
             target: Some(Target::parse(&mcpu, None).unwrap()),
-            record_instructions: false,
+            ..Options::default()
         };
         let name = path.display().to_string();
         let program = match program::assemble(&name, &source, &options, &NoIncludes) {

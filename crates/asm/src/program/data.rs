@@ -2,7 +2,7 @@
 //! and `.p2align`/`.balign`/`.align` with their fill variants.
 
 use super::directives::split_args;
-use super::state::{Asm, Patch, Pending, MAX_SECTION_SIZE};
+use super::state::{Asm, Patch, Pending};
 
 /// The `s_nop 0` dword that pads code sections, as llvm-mc pads them.
 const CODE_PADDING: [u8; 4] = [0x00, 0x00, 0x80, 0xbf];
@@ -145,8 +145,9 @@ impl Asm<'_> {
     /// Runs `add` to append `n` bytes, unless the section would grow past the limit.
     pub(crate) fn grow(&mut self, n: u64, col: usize, add: impl FnOnce(&mut Vec<u8>, usize)) {
         let data = &mut self.sections[self.current].data;
-        if (data.len() as u64).saturating_add(n) > MAX_SECTION_SIZE {
-            self.error_at(col, "section would grow past 1 GiB");
+        if (data.len() as u64).saturating_add(n) > self.options.max_section_size {
+            let message = self.too_large();
+            self.error_at(col, message);
             // Stop: a repetition would report the same error for every remaining round.
             self.ended = true;
             return;
@@ -202,8 +203,11 @@ impl Asm<'_> {
             );
             return true;
         }
-        if (self.sections[self.current].data.len() as u64).saturating_add(pad) > MAX_SECTION_SIZE {
-            self.error_at(args_col, "section would grow past 1 GiB");
+        if (self.sections[self.current].data.len() as u64).saturating_add(pad)
+            > self.options.max_section_size
+        {
+            let message = self.too_large();
+            self.error_at(args_col, message);
             self.ended = true;
             return true;
         }

@@ -33,6 +33,20 @@ pub struct Options {
     /// Record each instruction for an llvm-mc `-show-encoding` listing
     /// ([`Program::instructions`]).
     pub record_instructions: bool,
+    /// Largest section size in bytes; a source that would grow a section beyond it (a
+    /// mistyped `.fill` count, a runaway `.rept`) stops with an error.
+    pub max_section_size: u64,
+}
+
+impl Default for Options {
+    /// No target given, no instruction record, sections of up to 1 GiB.
+    fn default() -> Options {
+        Options {
+            target: None,
+            record_instructions: false,
+            max_section_size: 1 << 30,
+        }
+    }
 }
 
 /// The result of assembling a file.

@@ -18,9 +18,6 @@ use super::{Diagnostic, Failed, Options, Program, RecordedInstruction, Section, 
 const DEFAULT_CODE_OBJECT_VERSION: u32 = 5;
 /// How deep `.include`, macro expansions and repetitions may nest.
 const MAX_NESTING: usize = 256;
-/// Largest section gcnkit assembles (1 GiB, far beyond any GPU program), so that a
-/// mistyped `.fill`, `.zero` or `.rept` count reports an error instead of exhausting memory.
-pub(crate) const MAX_SECTION_SIZE: u64 = 1 << 30;
 
 /// Entries of the encoding cache after which it starts afresh (bounding its memory).
 const MAX_CACHED_ENCODINGS: usize = 1 << 20;
@@ -379,8 +376,8 @@ impl<'l> Asm<'l> {
     fn emit(&mut self, stmt: &str, col: usize, enc: crate::Encoded) {
         let section = self.current;
         let offset = self.sections[section].data.len() as u64;
-        if offset + enc.len as u64 > MAX_SECTION_SIZE {
-            self.error_at(col, "section would grow past 1 GiB");
+        if offset + enc.len as u64 > self.options.max_section_size {
+            self.error_at(col, self.too_large());
             self.ended = true;
             return;
         }
@@ -430,6 +427,16 @@ impl<'l> Asm<'l> {
             fixups,
             source: stmt.to_string(),
         });
+    }
+
+    /// The error for a section that would grow too large.
+    pub(crate) fn too_large(&self) -> String {
+        let max = self.options.max_section_size;
+        if max >= 1 << 30 && max.is_multiple_of(1 << 30) {
+            format!("section would grow past {} GiB", max >> 30)
+        } else {
+            format!("section would grow past {max} bytes")
+        }
     }
 
     /// A location `col` bytes into the current line.
