@@ -16,6 +16,8 @@ use gcnkit_isa::Target;
 #[command(after_help = "Examples:
   gcn asm --mcpu=gfx900 --show-encoding kernel.s   print each instruction with its bytes
   gcn asm --mcpu=gfx90a -c kernel.s -o kernel.o    write an ELF relocatable object
+  gcn asm kernel.s -o kernel.co                    write a loadable code object (target from
+                                                   the source's .amdgcn_target)
   echo 's_mov_b32 s0, 1' | gcn asm --mcpu=gfx942 --show-encoding -")]
 pub struct AsmArgs {
     /// Input: an assembly source file, or `-` for standard input.
@@ -31,10 +33,12 @@ pub struct AsmArgs {
     /// default when no output file is given).
     #[arg(long = "show-encoding")]
     pub show_encoding: bool,
-    /// Write an ELF relocatable object (as `llvm-mc -filetype=obj`).
+    /// With -o: write an ELF relocatable object (as `llvm-mc -filetype=obj`) instead of a
+    /// finished code object.
     #[arg(short = 'c')]
     pub relocatable: bool,
-    /// Output file (with -c).
+    /// Output file: a loadable code object (laid out as `ld.lld -shared` lays it out), or
+    /// with -c a relocatable object.
     #[arg(short = 'o')]
     pub output: Option<PathBuf>,
     /// Directories searched by `.include` after the including file's own.
@@ -49,14 +53,11 @@ pub fn run(args: &AsmArgs) -> Result<ExitCode> {
         None if args.mattr.is_some() => bail!("--mattr needs --mcpu"),
         None => None,
     };
-    if args.output.is_some() && !args.relocatable {
-        bail!("-o writes a relocatable object and needs -c (writing finished code objects directly is not supported yet)");
-    }
     if args.relocatable && args.output.is_none() {
         bail!("-c needs -o FILE");
     }
     let (name, text) = read_source(&args.input)?;
-    let listing = args.show_encoding || !args.relocatable;
+    let listing = args.show_encoding || args.output.is_none();
     let options = Options {
         target,
         record_instructions: listing,
@@ -85,8 +86,13 @@ pub fn run(args: &AsmArgs) -> Result<ExitCode> {
         write_listing(&program, &mut out).context("writing the listing")?;
         out.flush().context("writing the listing")?;
     }
-    if let (true, Some(path)) = (args.relocatable, &args.output) {
-        let bytes = elf::write_relocatable(&program);
+    if let Some(path) = &args.output {
+        let mut bytes = elf::write_relocatable(&program);
+        if !args.relocatable {
+            // A finished code object, laid out as `ld.lld -shared` lays out the object.
+            bytes = gcnkit_codeobj::link::link_shared(&bytes)
+                .with_context(|| format!("linking '{}'", path.display()))?;
+        }
         std::fs::write(path, bytes)
             .with_context(|| format!("cannot write '{}'", path.display()))?;
     }

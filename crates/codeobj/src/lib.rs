@@ -24,10 +24,12 @@ pub mod elf_flags;
 mod error;
 pub mod inspect;
 pub mod kernel_code;
+pub mod link;
 pub mod metadata;
 pub mod notes;
 pub mod pgm_rsrc;
 pub mod registers;
+pub mod write;
 
 use gcnkit_isa::Target;
 

@@ -13,7 +13,6 @@ use super::{Binding, Section, SHF_ALLOC, SHF_EXECINSTR, SHF_WRITE};
 /// Directives llvm-mc accepts that change nothing gcnkit writes (debug line info, call
 /// frame info, identification strings, address-significance tables).
 const IGNORED: &[&str] = &[
-    ".ident",
     ".addrsig",
     ".addrsig_sym",
     ".file",
@@ -590,15 +589,17 @@ impl Asm<'_> {
                 }
             }
             ".amdgpu_metadata" => {
-                if let Some((body, _)) = self.collect_body(&[], ".end_amdgpu_metadata", col) {
-                    self.metadata.push(body);
+                if let Some((body, first)) = self.collect_body(&[], ".end_amdgpu_metadata", col) {
+                    // llvm-mc reports bad metadata at the end of the block.
+                    let end = super::state::Loc {
+                        line: first + body.lines().count() as u32 + 1,
+                        ..self.loc_at(0)
+                    };
+                    self.metadata.push((body, end));
                 }
             }
-            ".amdhsa_kernel" => {
-                // Kernel descriptors are written by the code-object layer; the block is read
-                // here so that its lines are not taken for instructions.
-                let _ = self.collect_body(&[], ".end_amdhsa_kernel", col);
-            }
+            ".amdhsa_kernel" => self.amdhsa_kernel(args, args_col, col),
+            ".ident" => self.ident(args, args_col),
             _ => return false,
         }
         true

@@ -13,6 +13,7 @@ mod data;
 mod directives;
 pub mod elf;
 mod input;
+mod kernel;
 mod resolve;
 mod state;
 mod symbols;

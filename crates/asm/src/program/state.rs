@@ -140,8 +140,8 @@ pub(crate) struct Asm<'l> {
     /// repeats itself (577,000 lines of rocSPARSE hold about 30,000 distinct statements),
     /// and a lookup is much cheaper than parsing and encoding again.
     pub encodings: FxHashMap<Box<str>, ([u8; 16], u8)>,
-    /// Text of `.amdgpu_metadata` blocks.
-    pub metadata: Vec<String>,
+    /// Text of `.amdgpu_metadata` blocks, with where the block ends.
+    pub metadata: Vec<(String, Loc)>,
 }
 
 /// Assembles the file `name` with contents `text`.
@@ -515,6 +515,7 @@ impl<'l> Asm<'l> {
     }
 
     fn finish(mut self) -> Result<Program, Failed> {
+        self.emit_metadata();
         let program = self.resolve();
         if self.errors > 0 {
             return Err(Failed {
