@@ -1,8 +1,8 @@
-//! `gcn asm k.s -o k.co` against `clang -c` + `ld.lld -shared`: every `clang -S` file of the
-//! kernel corpus (8 targets, `scripts/build-kernels.sh`, which also links the `.co` with
-//! ld.lld-19) is assembled and linked by gcnkit. `.text`, every kernel descriptor and the
-//! metadata note must be identical to lld's output, and, given lld's own `.comment` line, so
-//! must the whole file. `llvm-readelf --notes` must print the same metadata for both.
+//! `gcn asm k.s -o k.co` against `clang -c k.s` + `ld.lld -shared`: every `clang -S` file of
+//! the kernel corpus (8 targets, `scripts/build-kernels.sh`) is assembled and linked by
+//! gcnkit and by clang-19 and ld.lld-19. `.text`, every kernel descriptor and the metadata
+//! note must be identical, and, given lld's own `.comment` line, so must the whole file.
+//! `llvm-readelf --notes` must print the same metadata for both.
 //!
 //! Skipped, with a note, when LLVM 19 is not installed.
 
@@ -27,7 +27,7 @@ fn sources(corpus: &Path) -> Vec<PathBuf> {
             .flatten()
         {
             let p = f.path();
-            if p.extension().is_some_and(|e| e == "s") && p.with_extension("co").exists() {
+            if p.extension().is_some_and(|e| e == "s") {
                 out.push(p);
             }
         }
@@ -89,7 +89,33 @@ fn assembled_code_objects_equal_clang_and_lld_output() {
     for path in sources(&corpus) {
         let name = path.display().to_string();
         let source = std::fs::read_to_string(&path).unwrap();
-        let theirs_bytes = std::fs::read(path.with_extension("co")).unwrap();
+        let mcpu = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .unwrap()
+            .to_string_lossy();
+        let (obj, co) = (tmp.join("clang.o"), tmp.join("lld.co"));
+        let clang = Command::new(bin.join("clang"))
+            .args([
+                "-target",
+                "amdgcn-amd-amdhsa",
+                &format!("-mcpu={mcpu}"),
+                "-c",
+                "-o",
+            ])
+            .arg(&obj)
+            .arg(&path)
+            .status()
+            .is_ok_and(|s| s.success());
+        let lld = clang
+            && Command::new(bin.join("ld.lld"))
+                .args(["-shared", "-o"])
+                .arg(&co)
+                .arg(&obj)
+                .status()
+                .is_ok_and(|s| s.success());
+        assert!(lld, "clang -c or ld.lld failed on {name}");
+        let theirs_bytes = std::fs::read(&co).unwrap();
         let program = match program::assemble(&name, &source, &Options::default(), &NoIncludes) {
             Ok(p) => p,
             Err(e) => {
@@ -129,10 +155,26 @@ fn assembled_code_objects_equal_clang_and_lld_output() {
         }
         let ours_path = tmp.join("ours.co");
         std::fs::write(&ours_path, &ours_bytes).unwrap();
-        let same_notes = notes(&bin, &ours_path) == notes(&bin, &path.with_extension("co"));
+        let same_notes = notes(&bin, &ours_path) == notes(&bin, &co);
         readelf_ok += usize::from(same_notes);
         if ours_bytes != theirs_bytes && failures.len() < 20 {
-            failures.push(format!("{name}: linked file differs from lld's"));
+            let at = ours_bytes
+                .iter()
+                .zip(&theirs_bytes)
+                .position(|(a, b)| a != b)
+                .unwrap_or(ours_bytes.len().min(theirs_bytes.len()));
+            let within = theirs
+                .sections
+                .iter()
+                .find(|s| {
+                    (s.file_offset..s.file_offset + s.data.len() as u64).contains(&(at as u64))
+                })
+                .map_or("headers or tables", |s| s.name.as_str());
+            failures.push(format!(
+                "{name}: linked file differs from lld's at byte {at:#x} ({within}); sizes {} and {}",
+                ours_bytes.len(),
+                theirs_bytes.len()
+            ));
         }
     }
     std::fs::remove_dir_all(&tmp).ok();

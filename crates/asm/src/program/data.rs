@@ -49,6 +49,7 @@ impl Asm<'_> {
                 v
             }
             Err(_) => {
+                self.syms.touch(&e);
                 let loc = self.loc_at(col + (text.len() - text.trim_start().len()));
                 self.fixups.push(Pending {
                     section,

@@ -314,6 +314,7 @@ impl<'l> Asm<'l> {
 
     /// Gives `name` the value of `e` (`.set`, `=`, `.equ`).
     pub(crate) fn set_symbol(&mut self, name: &str, col: usize, e: Expr) {
+        self.syms.touch(&e);
         let def = match &e {
             Expr::Dot => Def::Label {
                 section: self.current,
@@ -388,6 +389,7 @@ impl<'l> Asm<'l> {
             .data
             .extend_from_slice(enc.as_bytes());
         for f in enc.fixups {
+            self.syms.touch(&f.expr);
             let loc = self.loc_at(col);
             self.fixups.push(Pending {
                 section,

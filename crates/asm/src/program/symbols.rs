@@ -48,6 +48,22 @@ impl Symbols {
         self.by_name.get(name).copied()
     }
 
+    /// Creates the symbols `e` names that do not exist yet. llvm-mc creates a symbol when it
+    /// first reads its name, and the symbol table is in that order.
+    pub fn touch(&mut self, e: &Expr) {
+        match e {
+            Expr::Sym { name, .. } => {
+                self.get_or_create(name);
+            }
+            Expr::Unary(_, a) => self.touch(a),
+            Expr::Binary(_, a, b) => {
+                self.touch(a);
+                self.touch(b);
+            }
+            Expr::Num(_) | Expr::Dot => {}
+        }
+    }
+
     pub fn get_or_create(&mut self, name: &str) -> usize {
         if let Some(&i) = self.by_name.get(name) {
             return i;
