@@ -140,7 +140,8 @@ pub fn encode_int(gen: Gen, v: i64, ty: DataType, force_lit: bool) -> Result<Con
             }
             let v16 = v as u16;
             if !force_lit {
-                let c = inline_int(v16 as i16 as i64)
+                // The integer as written (0xffff is no -1 here), or the f16 bit pattern.
+                let c = inline_int(v)
                     .or_else(|| float.then(|| inline_float(gen, &F16, v16 as u64)).flatten());
                 if let Some(c) = c {
                     return Ok(Const::Inline(c));
@@ -173,7 +174,7 @@ pub fn encode_float(
             Ok(Const::Literal((bits >> 32) as u32))
         }
         Width::W16 { float: true } => {
-            let h = f32_to_f16(f as f32).ok_or(INVALID)?;
+            let h = f16_of(f)?;
             if !force_lit {
                 if let Some(c) =
                     inline_int(h as i16 as i64).or_else(|| inline_float(gen, &F16, h as u64))
@@ -183,8 +184,12 @@ pub fn encode_float(
             }
             Ok(Const::Literal(h as u32))
         }
-        // 32-bit operands, and 16-bit integer operands, see the float at single precision.
-        _ => {
+        // 32-bit operands, and 16-bit integer operands, see the float at single precision
+        // (the latter only if it fits half precision).
+        w => {
+            if w == (Width::W16 { float: false }) {
+                f16_of(f)?;
+            }
             let s = f as f32;
             if s.is_infinite() && f.is_finite() {
                 return Err(INVALID);
@@ -199,6 +204,28 @@ pub fn encode_float(
             }
             Ok(Const::Literal(bits))
         }
+    }
+}
+
+/// A float token at half precision, as llvm-mc accepts it for a 16-bit operand: precision
+/// may be lost, but not to overflow or underflow.
+fn f16_of(f: f64) -> Result<u16, &'static str> {
+    let h = f32_to_f16(f as f32).ok_or(INVALID)?;
+    let exact = f16_to_f64(h) == f;
+    if !exact && f != 0.0 && h & 0x7c00 == 0 {
+        return Err(INVALID);
+    }
+    Ok(h)
+}
+
+fn f16_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = i32::from(h >> 10 & 0x1f);
+    let mant = f64::from(h & 0x3ff);
+    sign * match exp {
+        0 => mant * 2f64.powi(-24),
+        31 => f64::INFINITY,
+        e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
     }
 }
 

@@ -24,8 +24,12 @@ pub struct SrcMods {
     pub abs: bool,
     /// `sext(x)`.
     pub sext: bool,
-    /// `lit(x)`: force a literal.
+    /// `lit(x)`: force a literal (no effect before gfx11: llvm-mc-19 still encodes an
+    /// inline constant).
     pub lit: bool,
+    /// Written with a leading `--`: an expression, which llvm-mc refuses where FP source
+    /// modifiers may be written ("invalid syntax, expected 'neg' modifier").
+    pub minus_minus: bool,
 }
 
 impl SrcMods {
@@ -219,7 +223,8 @@ pub fn parse_stmt<'a>(
 
 fn is_modifier(lex: &Lexer<'_>, t: &Token, at_operand: bool) -> bool {
     let name = lex.text(t);
-    if at_operand && name.eq_ignore_ascii_case("a16") {
+    // Likewise `scc`: the register `src_scc` there, the gfx90a cache bit elsewhere.
+    if at_operand && (name.eq_ignore_ascii_case("a16") || name == "scc") {
         return false;
     }
     let next = lex.peek2();
@@ -395,54 +400,22 @@ fn parse_operand_in(
 ) -> Result<Operand, AsmError> {
     let t = lex.peek();
     let start = t.start;
-    // `-` applies as a modifier to registers, `|x|` and `abs(...)`; before a number it is
-    // part of the constant.
-    if t.is(Punct::Minus) && negates_operand(lex, gen) {
-        lex.next_token();
-        let mut op = parse_operand_in(lex, gen, syms, allow_pipe)?;
-        if op.mods.neg {
-            return Err(AsmError::new(
-                t.span(),
-                "invalid syntax, expected 'neg' modifier",
-            ));
-        }
-        op.mods.neg = true;
-        op.span.start = start;
-        return Ok(op);
-    }
-    if t.is(Punct::Pipe) {
-        lex.next_token();
-        let mut op = parse_operand_in(lex, gen, syms, false)?;
-        let close = lex.next_token();
-        if !close.is(Punct::Pipe) {
-            return Err(AsmError::new(close.span(), "expected vertical bar"));
-        }
-        op.mods.abs = true;
-        op.span = start..close.end;
+    // `--x` is an expression (llvm-mc refuses it where FP source modifiers may be written).
+    if t.is(Punct::Minus) && lex.peek2().is(Punct::Minus) {
+        let mut op = parse_plain(lex, gen, syms, allow_pipe)?;
+        op.mods.minus_minus = true;
         return Ok(op);
     }
     if t.tok == Tok::Ident && lex.peek2().is(Punct::LParen) {
         let name = lex.text(&t);
-        if matches!(name, "abs" | "neg" | "sext" | "lit") {
-            lex.next_token();
-            lex.next_token();
-            let mut op = parse_operand_in(lex, gen, syms, true)?;
-            let close = lex.next_token();
-            if !close.is(Punct::RParen) {
-                return Err(AsmError::new(close.span(), "expected closing parentheses"));
-            }
-            match name {
-                "abs" => op.mods.abs = true,
-                "neg" => op.mods.neg = true,
-                "sext" => op.mods.sext = true,
-                _ => op.mods.lit = true,
-            }
-            op.span = start..close.end;
-            return Ok(op);
+        if name == "sext" {
+            return parse_sext(lex, gen, syms);
         }
-        // Any other `name(` is a symbolic operand; the encoder that expects one checks the
-        // name (so `s_waitcnt foo(1)` reports the counter name, as llvm-mc does).
-        if !crate::register::is_register_start(gen, name, &lex.peek2()) {
+        if !matches!(name, "abs" | "neg" | "lit")
+            && !crate::register::is_register_start(gen, name, &lex.peek2())
+        {
+            // Any other `name(` is a symbolic operand; the encoder that expects one checks
+            // the name (so `s_waitcnt foo(1)` reports the counter name, as llvm-mc does).
             lex.next_token();
             let args = parse_args(lex, syms)?;
             return Ok(Operand {
@@ -452,22 +425,132 @@ fn parse_operand_in(
             });
         }
     }
-    parse_plain(lex, gen, syms, allow_pipe)
+    parse_fp_mods(lex, gen, syms, allow_pipe)
 }
 
-/// True if the `-` at the lexer's position negates an operand rather than a number.
-fn negates_operand(lex: &Lexer<'_>, gen: Gen) -> bool {
+/// `-`, `neg(`, `abs(`, `lit(`, `|`, in this order, each at most once (llvm-mc's grammar:
+/// `abs(neg(x))` and `neg(-v1)` fail to parse), around a register or a constant.
+fn parse_fp_mods(
+    lex: &mut Lexer<'_>,
+    gen: Gen,
+    syms: &dyn SymbolValues,
+    allow_pipe: bool,
+) -> Result<Operand, AsmError> {
+    let start = lex.peek().start;
+    let mut mods = SrcMods::default();
+    if lex.peek().is(Punct::Minus) && sp3_neg_follows(lex, gen) {
+        lex.next_token();
+        mods.neg = true;
+    }
+    let mut closers = 0;
+    for name in ["neg", "abs", "lit"] {
+        let t = lex.peek();
+        if !(t.tok == Tok::Ident && lex.text(&t) == name && lex.peek2().is(Punct::LParen)) {
+            continue;
+        }
+        if name == "neg" && mods.neg {
+            return Err(AsmError::new(t.span(), "expected register or immediate"));
+        }
+        lex.next_token();
+        lex.next_token();
+        closers += 1;
+        match name {
+            "neg" => mods.neg = true,
+            "abs" => mods.abs = true,
+            _ => mods.lit = true,
+        }
+    }
+    let pipe = lex.peek().is(Punct::Pipe);
+    if pipe {
+        if mods.abs {
+            return Err(AsmError::new(
+                lex.peek().span(),
+                "expected register or immediate",
+            ));
+        }
+        lex.next_token();
+        mods.abs = true;
+    }
+    let inner = lex.peek();
+    if starts_modifier(lex, gen) {
+        let msg = if mods.any() || mods.lit {
+            "failed parsing operand."
+        } else {
+            "not a valid operand."
+        };
+        return Err(AsmError::new(inner.span(), msg));
+    }
+    let mut op = parse_plain(lex, gen, syms, allow_pipe && !pipe)?;
+    if pipe {
+        let close = lex.next_token();
+        if !close.is(Punct::Pipe) {
+            return Err(AsmError::new(close.span(), "expected vertical bar"));
+        }
+    }
+    for _ in 0..closers {
+        let close = lex.next_token();
+        if !close.is(Punct::RParen) {
+            return Err(AsmError::new(close.span(), "expected closing parentheses"));
+        }
+    }
+    op.mods = mods;
+    op.span = start..lex.pos();
+    Ok(op)
+}
+
+/// `sext(x)`: the integer source modifier, never combined with another.
+fn parse_sext(lex: &mut Lexer<'_>, gen: Gen, syms: &dyn SymbolValues) -> Result<Operand, AsmError> {
+    let start = lex.next_token().start;
+    lex.next_token();
+    let inner = lex.peek();
+    if starts_modifier(lex, gen) {
+        return Err(AsmError::new(inner.span(), "failed parsing operand."));
+    }
+    let mut op = parse_plain(lex, gen, syms, true)?;
+    let close = lex.next_token();
+    if !close.is(Punct::RParen) {
+        return Err(AsmError::new(close.span(), "expected closing parentheses"));
+    }
+    op.mods.sext = true;
+    op.span = start..close.end;
+    Ok(op)
+}
+
+/// True if a source modifier starts at the lexer's position (llvm-mc's `isModifier`): `|`,
+/// `abs(`/`neg(`/`sext(`/`lit(`, or `-` before a register or one of those.
+fn starts_modifier(lex: &Lexer<'_>, gen: Gen) -> bool {
+    let t = lex.peek();
+    let named = |l: &Lexer<'_>, t: &Token| {
+        t.tok == Tok::Ident
+            && matches!(l.text(t), "abs" | "neg" | "sext" | "lit")
+            && l.peek2().is(Punct::LParen)
+    };
+    if t.is(Punct::Pipe) || named(lex, &t) {
+        return true;
+    }
+    if !t.is(Punct::Minus) {
+        return false;
+    }
+    let mut l = lex.clone();
+    l.next_token();
+    let n = l.peek();
+    n.is(Punct::Pipe)
+        || named(&l, &n)
+        || n.is(Punct::LBracket)
+        || (n.tok == Tok::Ident && crate::register::is_register_start(gen, l.text(&n), &l.peek2()))
+}
+
+/// True if the `-` at the lexer's position is the SP3 `neg` modifier: before a register,
+/// `|`, or `abs`.
+fn sp3_neg_follows(lex: &Lexer<'_>, gen: Gen) -> bool {
     let mut l = lex.clone();
     l.next_token();
     let n = l.peek();
     match n.tok {
-        Tok::Punct(Punct::Pipe) | Tok::Punct(Punct::Minus) => true,
-        Tok::Punct(Punct::LBracket) => true,
+        Tok::Punct(Punct::Pipe) | Tok::Punct(Punct::LBracket) => true,
         Tok::Ident => {
             let name = l.text(&n);
-            let after = l.peek2();
-            crate::register::is_register_start(gen, name, &after)
-                || (matches!(name, "abs" | "neg" | "sext" | "lit") && after.is(Punct::LParen))
+            name == "abs" || crate::register::is_register_start(gen, name, &l.peek2())
         }
         _ => false,
     }

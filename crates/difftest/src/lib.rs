@@ -4,6 +4,7 @@
 //! here runs the LLVM tools as external processes: `llvm-mc` for single instructions and
 //! `llvm-objdump` for whole code objects.
 
+pub mod asm_random;
 pub mod objview;
 pub mod random;
 

@@ -2,7 +2,7 @@
 
 use gcnkit_isa::{flags, Encoding, Field, Gen, InstrDef, Role};
 
-use super::{expect_count, operand, Asm, INVALID_OPERAND};
+use super::{expect_count, operand, order, Asm, INVALID_OPERAND};
 use crate::error::AsmError;
 use crate::operand::{ModValue, Operand, Value};
 use crate::register::RegFile;
@@ -43,13 +43,20 @@ pub(super) fn encode_ds(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Res
     let gen = a.gen;
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
     expect_count(ops, def.operands.len(), a.src)?;
+    a.order = order::DS;
     let gws = def.has(flags::GDSONLY);
     let mut acc = None;
     for (od, o) in def.operands.iter().zip(ops) {
         let dwords = od.ty.dwords();
         let (field, v) = match od.role {
             Role::Addr if !gws => (Field::Addr, a.vreg(o, 1, false)?),
-            Role::Addr => (Field::Addr, data_reg(a, def, o, dwords, &mut acc)?),
+            Role::Addr => {
+                let v = data_reg(a, def, o, dwords, &mut acc)?;
+                if a.gen.has_unified_agprs() && v % 2 != 0 {
+                    return Err(AsmError::new(o.span.clone(), "vgpr must be even aligned"));
+                }
+                (Field::Addr, v)
+            }
             Role::Vdst => (Field::Vdst, data_reg(a, def, o, dwords, &mut acc)?),
             Role::Data0 => (Field::Data0, data_reg(a, def, o, dwords, &mut acc)?),
             Role::Data1 => (Field::Data1, data_reg(a, def, o, dwords, &mut acc)?),
@@ -134,11 +141,46 @@ fn glc_allowed(def: &InstrDef, gen: Gen) -> bool {
         || def.flag_on(flags::GLCRET, gen)
 }
 
+/// The addressing modifiers of a MUBUF/MTBUF statement.
+#[derive(Clone, Copy)]
+struct BufAddr {
+    offen: bool,
+    idxen: bool,
+    addr64: bool,
+    lds: bool,
+    tfe: bool,
+}
+
+impl BufAddr {
+    fn take(a: &mut Asm<'_>, def: &InstrDef) -> Result<BufAddr, AsmError> {
+        let mtbuf = def.encoding == Encoding::Mtbuf;
+        let addr = BufAddr {
+            offen: a.flag("offen"),
+            idxen: a.flag("idxen"),
+            addr64: a.gen.is_si_ci() && a.flag("addr64"),
+            lds: !mtbuf && def.has(flags::LDS) && a.flag("lds"),
+            tfe: !a.gen.has_unified_agprs() && a.flag("tfe"),
+        };
+        if addr.tfe && def.mnemonic.contains("_store_") {
+            return Err(AsmError::new(
+                0..a.src.len(),
+                "TFE modifier has no meaning for store instructions",
+            ));
+        }
+        Ok(addr)
+    }
+
+    /// VGPRs the address takes (0: `off`).
+    fn vaddr_dwords(&self) -> u32 {
+        self.offen as u32 + self.idxen as u32 + 2 * self.addr64 as u32
+    }
+}
+
 /// MUBUF and MTBUF: `vdata, vaddr, srsrc, soffset` then format and modifiers.
 pub(super) fn encode_buf(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
     let gen = a.gen;
-    let si = gen.is_si_ci();
     let mtbuf = def.encoding == Encoding::Mtbuf;
+    a.order = if mtbuf { order::MTBUF } else { order::MUBUF };
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
     if def.operands.is_empty() {
         expect_count(ops, 0, a.src)?;
@@ -147,47 +189,75 @@ pub(super) fn encode_buf(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Re
         }
         return Ok(());
     }
-    let offen = a.flag("offen");
-    let idxen = a.flag("idxen");
-    let addr64 = si && a.flag("addr64");
-    let lds = !mtbuf && a.flag("lds");
-    let tfe = !gen.has_unified_agprs() && a.flag("tfe");
-    if tfe && def.mnemonic.contains("_store_") {
-        return Err(AsmError::new(
-            0..a.src.len(),
-            "TFE modifier has no meaning for store instructions",
-        ));
+    let addr = BufAddr::take(a, def)?;
+    let n = buf_operands(a, def, ops, &addr)?;
+    expect_count(ops, n, a.src)?;
+    for (on, field) in [
+        (addr.offen, Field::Offen),
+        (addr.idxen, Field::Idxen),
+        (addr.addr64, Field::Addr64),
+        (addr.lds, Field::Lds),
+        (addr.tfe, Field::Tfe),
+    ] {
+        if on {
+            a.set(field, 1);
+        }
     }
+    if mtbuf {
+        let soffset = ops.get(n.saturating_sub(1));
+        buf_format(a, soffset)?;
+    }
+    if let Some((v, span)) = a.int_mod("offset")? {
+        // llvm-mc 19 takes 16-bit values and silently drops bits 15:12 (a bug gcnkit does
+        // not copy: docs/llvm-differences.md); beyond 16 bits it refuses them too.
+        if !(0..4096).contains(&v) {
+            let msg = if (0..0x10000).contains(&v) {
+                "expected a 12-bit unsigned offset"
+            } else {
+                "expected a 16-bit unsigned offset"
+            };
+            return Err(AsmError::new(span, msg));
+        }
+        a.set(Field::Offset, v as u32);
+    }
+    cache_bits(a, glc_allowed(def, gen))
+}
+
+/// The register operands of a MUBUF/MTBUF row; returns how many the statement must have.
+fn buf_operands(
+    a: &mut Asm<'_>,
+    def: &InstrDef,
+    ops: &[Operand],
+    addr: &BufAddr,
+) -> Result<usize, AsmError> {
+    let gen = a.gen;
     let mut i = 0;
     let mut acc = None;
     for od in def.operands {
+        if od.role == Role::Vdata && addr.lds {
+            continue;
+        }
+        let o = operand(ops, i, a.src)?;
         match od.role {
-            Role::Vdata if lds => continue,
             Role::Vdata => {
-                let o = operand(ops, i, a.src)?;
                 let mut dwords = od.ty.dwords();
                 if def.has(flags::D16UNPACKED)
                     && (gen != Gen::Gfx8 || a.target.processor.name == "gfx810")
                 {
                     dwords = dwords.div_ceil(2);
                 }
-                let v = data_reg(a, def, o, dwords + tfe as u32, &mut acc)?;
+                let v = data_reg(a, def, o, dwords + addr.tfe as u32, &mut acc)?;
                 a.set(Field::Vdata, v);
             }
-            Role::Vaddr => {
-                let o = operand(ops, i, a.src)?;
-                let count = offen as u32 + idxen as u32 + 2 * addr64 as u32;
-                if count == 0 {
-                    if !is_off(a, o) {
-                        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
-                    }
-                } else {
-                    let v = a.vreg(o, count.min(2), false)?;
+            Role::Vaddr => match addr.vaddr_dwords() {
+                0 if is_off(a, o) => {}
+                0 => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+                n => {
+                    let v = a.vreg(o, n.min(2), false)?;
                     a.set(Field::Vaddr, v);
                 }
-            }
+            },
             Role::Srsrc => {
-                let o = operand(ops, i, a.src)?;
                 let v = a.sreg(o, 4)?;
                 if v % 4 != 0 || v >= 128 {
                     return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
@@ -195,7 +265,6 @@ pub(super) fn encode_buf(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Re
                 a.set(Field::Srsrc, v / 4);
             }
             Role::Soffset => {
-                let o = operand(ops, i, a.src)?;
                 let v = a.ssrc(o, gcnkit_isa::DataType::B32, false)?;
                 a.set(Field::Soffset, v);
             }
@@ -203,39 +272,16 @@ pub(super) fn encode_buf(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Re
         }
         i += 1;
     }
-    expect_count(ops, i, a.src)?;
     if acc == Some(true) {
         a.set(Field::Acc, 1);
     }
-    for (on, field) in [
-        (offen, Field::Offen),
-        (idxen, Field::Idxen),
-        (addr64, Field::Addr64),
-    ] {
-        if on {
-            a.set(field, 1);
-        }
-    }
-    if lds {
-        a.set(Field::Lds, 1);
-    }
-    if tfe {
-        a.set(Field::Tfe, 1);
-    }
-    if mtbuf {
-        buf_format(a)?;
-    }
-    if let Some((v, span)) = a.int_mod("offset")? {
-        if !(0..4096).contains(&v) {
-            return Err(AsmError::new(span, "expected a 12-bit unsigned offset"));
-        }
-        a.set(Field::Offset, v as u32);
-    }
-    cache_bits(a, glc_allowed(def, gen))
+    Ok(i)
 }
 
-/// `format:[DFMT,NFMT]`, `format:N`, or `dfmt:N nfmt:N`; defaults dfmt 1, nfmt 0.
-fn buf_format(a: &mut Asm<'_>) -> Result<(), AsmError> {
+/// `format:[DFMT,NFMT]` or `format:N` after `soffset`, or the legacy `dfmt:N, nfmt:N`
+/// before it (llvm-mc parses the format together with `soffset`: the legacy form in front
+/// of it, the `format:` form behind it). Defaults: dfmt 1, nfmt 0.
+fn buf_format(a: &mut Asm<'_>, soffset: Option<&Operand>) -> Result<(), AsmError> {
     let (mut dfmt, mut nfmt) = (1u32, 0u32);
     if let Some(m) = a.take("format") {
         match &m.value {
@@ -261,17 +307,18 @@ fn buf_format(a: &mut Asm<'_>) -> Result<(), AsmError> {
             _ => return Err(AsmError::new(m.span.clone(), "invalid format")),
         }
     }
-    if let Some((v, span)) = a.int_mod("dfmt")? {
-        dfmt = u32::try_from(v)
+    let before_soffset = soffset.map_or(0, |o| o.span.start);
+    for (name, max, value) in [("dfmt", 16, &mut dfmt), ("nfmt", 8, &mut nfmt)] {
+        let Some((v, span)) = a.int_mod(name)? else {
+            continue;
+        };
+        if span.start > before_soffset {
+            return Err(AsmError::new(span, order::NOT_VALID));
+        }
+        *value = u32::try_from(v)
             .ok()
-            .filter(|&v| v < 16)
-            .ok_or_else(|| AsmError::new(span, "out of range dfmt"))?;
-    }
-    if let Some((v, span)) = a.int_mod("nfmt")? {
-        nfmt = u32::try_from(v)
-            .ok()
-            .filter(|&v| v < 8)
-            .ok_or_else(|| AsmError::new(span, "out of range nfmt"))?;
+            .filter(|&v| v < max)
+            .ok_or_else(|| AsmError::new(span, format!("out of range {name}")))?;
     }
     a.set(Field::Dfmt, dfmt);
     a.set(Field::Nfmt, nfmt);
@@ -286,22 +333,41 @@ pub(super) fn encode_flat(
 ) -> Result<(), AsmError> {
     let gen = a.gen;
     let enc = def.encoding;
+    a.order = order::FLAT;
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
     if gen.is_gfx9_family() {
-        a.set(
-            Field::Seg,
-            match enc {
-                Encoding::Scratch => 1,
-                Encoding::Global => 2,
-                _ => 0,
-            },
-        );
+        let seg = match enc {
+            Encoding::Scratch => 1,
+            Encoding::Global => 2,
+            _ => 0,
+        };
+        a.set(Field::Seg, seg);
     }
-    let glc_name = if gen == Gen::Gfx940 { "sc0" } else { "glc" };
-    let atomic = def.mnemonic.contains("_atomic_");
-    let returns = atomic && a.has_mod(glc_name);
     let lds = gen != Gen::Gfx940 && def.has(flags::LDS) && a.flag("lds");
     let mut acc = None;
+    let n = flat_operands(a, def, ops, lds, &mut acc)?;
+    expect_count(ops, n, a.src)?;
+    if acc == Some(true) {
+        a.set(Field::Acc, 1);
+    }
+    if lds {
+        a.set(Field::Lds, 1);
+    }
+    flat_offset(a, enc)?;
+    cache_bits(a, glc_allowed(def, gen))
+}
+
+/// The register operands of a FLAT/GLOBAL/SCRATCH row (an atomic with glc/sc0 returns,
+/// and has a destination first); returns how many the statement must have.
+fn flat_operands(
+    a: &mut Asm<'_>,
+    def: &InstrDef,
+    ops: &[Operand],
+    lds: bool,
+    acc: &mut Option<bool>,
+) -> Result<usize, AsmError> {
+    let glc_name = if a.gen == Gen::Gfx940 { "sc0" } else { "glc" };
+    let returns = def.mnemonic.contains("_atomic_") && a.has_mod(glc_name);
     let mut i = 0;
     if returns {
         let data = def
@@ -311,71 +377,67 @@ pub(super) fn encode_flat(
         if def.mnemonic.contains("cmpswap") {
             dwords /= 2;
         }
-        let o = operand(ops, 0, a.src)?;
-        let v = data_reg(a, def, o, dwords, &mut acc)?;
+        let v = data_reg(a, def, operand(ops, 0, a.src)?, dwords, acc)?;
         a.set(Field::Vdst, v);
         i = 1;
     }
     let mut saddr_is_reg = false;
     let mut vaddr_op: Option<&Operand> = None;
     for od in def.operands {
+        if od.role == Role::Vdst && lds {
+            continue;
+        }
+        let o = operand(ops, i, a.src)?;
         match od.role {
-            Role::Vdst if lds => continue,
             Role::Vdst => {
-                let o = operand(ops, i, a.src)?;
-                let v = data_reg(a, def, o, od.ty.dwords(), &mut acc)?;
+                let v = data_reg(a, def, o, od.ty.dwords(), acc)?;
                 a.set(Field::Vdst, v);
             }
             Role::Vdata => {
-                let o = operand(ops, i, a.src)?;
-                let v = data_reg(a, def, o, od.ty.dwords(), &mut acc)?;
+                let v = data_reg(a, def, o, od.ty.dwords(), acc)?;
                 a.set(Field::Data, v);
             }
-            Role::Vaddr => vaddr_op = Some(operand(ops, i, a.src)?),
+            Role::Vaddr => vaddr_op = Some(o),
+            Role::Saddr if is_off(a, o) => a.set(Field::Saddr, 0x7f),
             Role::Saddr => {
-                let o = operand(ops, i, a.src)?;
-                if is_off(a, o) {
-                    a.set(Field::Saddr, 0x7f);
-                } else {
-                    let v = a.sreg(o, od.ty.dwords())?;
-                    if v >= 0x7f {
-                        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
-                    }
-                    a.set(Field::Saddr, v);
-                    saddr_is_reg = true;
+                let v = a.sreg(o, od.ty.dwords())?;
+                if v >= 0x7f {
+                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
                 }
+                a.set(Field::Saddr, v);
+                saddr_is_reg = true;
             }
             _ => return Err(AsmError::new(0..a.src.len(), INVALID_OPERAND)),
         }
         i += 1;
     }
-    expect_count(ops, i, a.src)?;
     if let Some(o) = vaddr_op {
         flat_vaddr(a, def, o, saddr_is_reg)?;
     }
-    if acc == Some(true) {
-        a.set(Field::Acc, 1);
+    Ok(i)
+}
+
+/// `offset:N`: 12-bit unsigned for FLAT (none before gfx9), 13-bit signed for GLOBAL and
+/// SCRATCH.
+fn flat_offset(a: &mut Asm<'_>, enc: Encoding) -> Result<(), AsmError> {
+    let gfx9 = a.gen.is_gfx9_family();
+    let Some((v, span)) = a.int_mod("offset")? else {
+        return Ok(());
+    };
+    let (ok, msg) = match enc {
+        Encoding::Flat if gfx9 => ((0..4096).contains(&v), "expected a 12-bit unsigned offset"),
+        // Before gfx9 only `offset:0` is accepted.
+        Encoding::Flat => (v == 0, "flat offset modifier is not supported on this GPU"),
+        _ => (
+            (-4096..4096).contains(&v),
+            "expected a 13-bit signed offset",
+        ),
+    };
+    if !ok {
+        return Err(AsmError::new(span, msg));
     }
-    if lds {
-        a.set(Field::Lds, 1);
-    }
-    if let Some((v, span)) = a.int_mod("offset")? {
-        let ok = match enc {
-            Encoding::Flat if gen.is_gfx9_family() => (0..4096).contains(&v),
-            Encoding::Flat => false,
-            _ => (-4096..4096).contains(&v),
-        };
-        if !ok {
-            let msg = match enc {
-                Encoding::Flat if gen.is_gfx9_family() => "expected a 12-bit unsigned offset",
-                Encoding::Flat => "flat offset modifier is not supported on this GPU",
-                _ => "expected a 13-bit signed offset",
-            };
-            return Err(AsmError::new(span, msg));
-        }
-        a.set(Field::Offset, v as u32 & 0x1fff);
-    }
-    cache_bits(a, glc_allowed(def, gen))
+    a.set(Field::Offset, v as u32 & 0x1fff);
+    Ok(())
 }
 
 fn flat_vaddr(
@@ -393,6 +455,13 @@ fn flat_vaddr(
         }
         Encoding::Scratch => {
             if is_off(a, o) {
+                // gfx90a has no scratch access without any address.
+                if gen == Gen::Gfx90a && !saddr_is_reg {
+                    return Err(AsmError::new(
+                        0..a.src.len(),
+                        "operands are not valid for this GPU or mode",
+                    ));
+                }
                 return Ok(());
             }
             let v = a.vreg(o, 1, false)?;

@@ -3,7 +3,7 @@
 use gcnkit_isa::{flags, DataType, Encoding, Field, Gen, InstrDef, Role};
 
 use super::vop::{omod, set_src_mods};
-use super::{expect_count, operand, Asm, Want, INVALID_OPERAND};
+use super::{expect_count, operand, order, Asm, Want, INVALID_OPERAND};
 use crate::error::AsmError;
 use crate::operand::{Operand, Stmt, Value};
 use crate::symbolic;
@@ -19,41 +19,15 @@ pub(super) fn encode_mimg(
 ) -> Result<(), AsmError> {
     let gen = a.gen;
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
-    let has_ssamp = def.operand(Role::Ssamp).is_some();
-    expect_count(ops, 3 + has_ssamp as usize, a.src)?;
-    let (vdata, agpr) = {
-        let r = a.reg(&ops[0])?;
-        match r.file {
-            crate::register::RegFile::Vgpr => (r.index, false),
-            crate::register::RegFile::Agpr if gen == Gen::Gfx90a => (r.index, true),
-            _ => return Err(AsmError::new(ops[0].span.clone(), INVALID_OPERAND)),
-        }
-    };
-    a.set(Field::Vdata, vdata);
-    let vaddr = a.reg(&ops[1])?;
-    if !vaddr.is_vgpr() {
-        return Err(AsmError::new(ops[1].span.clone(), INVALID_OPERAND));
-    }
-    a.set(Field::Vaddr, vaddr.index);
-    let srsrc = a.reg(&ops[2])?;
-    let rsrc_ok = srsrc.is_scalar() && matches!(srsrc.count, 4 | 8);
-    let v = srsrc.src_value(gen);
-    if !rsrc_ok || v % 4 != 0 || v >= 128 {
-        return Err(AsmError::new(ops[2].span.clone(), INVALID_OPERAND));
-    }
-    a.set(Field::Srsrc, v / 4);
-    if has_ssamp {
-        let v = a.sreg(&ops[3], 4)?;
-        if v % 4 != 0 || v >= 128 {
-            return Err(AsmError::new(ops[3].span.clone(), INVALID_OPERAND));
-        }
-        a.set(Field::Ssamp, v / 4);
-    }
+    a.order = order::MIMG;
+    let (agpr, vdata_count) = mimg_registers(a, def, ops)?;
+    let mut dmask = (0, 0..a.src.len());
     if let Some((v, span)) = a.int_mod("dmask")? {
         if !(0..16).contains(&v) {
             return Err(AsmError::new(span, "invalid dmask"));
         }
         a.set(Field::Dmask, v as u32);
+        dmask = (v as u32, span);
     }
     let r128_name = if gen.is_gfx9_family() { "a16" } else { "r128" };
     for (name, field) in [
@@ -77,8 +51,117 @@ pub(super) fn encode_mimg(
     if gen == Gen::Gfx90a && a.flag("scc") {
         a.bits |= MIMG_SCC;
     }
-    if !gen.is_si_ci() && a.flag("d16") {
+    let d16 = !gen.is_si_ci() && a.flag("d16");
+    if d16 {
         a.set(Field::D16, 1);
+    }
+    let tfe = a.layout().get(a.bits, Field::Tfe) != 0 && !agpr;
+    mimg_data_size(a, def, vdata_count, dmask.0, tfe, d16)?;
+    mimg_dmask(def, &dmask.0, &dmask.1)
+}
+
+/// The register operands of MIMG: `vdata, vaddr, srsrc[, ssamp]`. Returns whether vdata
+/// is AGPRs (gfx90a) and its register count.
+fn mimg_registers(
+    a: &mut Asm<'_>,
+    def: &InstrDef,
+    ops: &[Operand],
+) -> Result<(bool, u32), AsmError> {
+    let gen = a.gen;
+    let has_ssamp = def.operand(Role::Ssamp).is_some();
+    expect_count(ops, 3 + has_ssamp as usize, a.src)?;
+    let (vdata, agpr, vdata_count) = {
+        let r = a.reg(&ops[0])?;
+        match r.file {
+            crate::register::RegFile::Vgpr => (r.index, false, r.count),
+            crate::register::RegFile::Agpr if gen == Gen::Gfx90a => (r.index, true, r.count),
+            _ => return Err(AsmError::new(ops[0].span.clone(), INVALID_OPERAND)),
+        }
+    };
+    if gen == Gen::Gfx90a && vdata_count >= 2 && vdata % 2 != 0 {
+        return Err(AsmError::new(
+            ops[0].span.clone(),
+            "invalid register class: vgpr tuples must be 64 bit aligned",
+        ));
+    }
+    a.set(Field::Vdata, vdata);
+    let vaddr = a.reg(&ops[1])?;
+    // At least the smallest address tuple the row has; without a sampler at most four.
+    let min_addr = def.operand(Role::Vaddr).map_or(1, |o| o.ty.dwords());
+    if !vaddr.is_vgpr() || vaddr.count < min_addr || (!has_ssamp && vaddr.count > 4) {
+        return Err(AsmError::new(ops[1].span.clone(), INVALID_OPERAND));
+    }
+    a.set(Field::Vaddr, vaddr.index);
+    let srsrc = a.reg(&ops[2])?;
+    let rsrc_ok = srsrc.is_scalar() && matches!(srsrc.count, 4 | 8);
+    let v = srsrc.src_value(gen);
+    if !rsrc_ok || v % 4 != 0 || v >= 128 {
+        return Err(AsmError::new(ops[2].span.clone(), INVALID_OPERAND));
+    }
+    a.set(Field::Srsrc, v / 4);
+    if has_ssamp {
+        let v = a.sreg(&ops[3], 4)?;
+        if v % 4 != 0 || v >= 128 {
+            return Err(AsmError::new(ops[3].span.clone(), INVALID_OPERAND));
+        }
+        a.set(Field::Ssamp, v / 4);
+    }
+    Ok((agpr, vdata_count))
+}
+
+/// The vdata tuple must hold one register per dmask bit (four for gathers), halved by
+/// packed d16, plus one for tfe, as llvm-mc checks it.
+fn mimg_data_size(
+    a: &Asm<'_>,
+    def: &InstrDef,
+    count: u32,
+    dmask: u32,
+    tfe: bool,
+    d16: bool,
+) -> Result<(), AsmError> {
+    let gen = a.gen;
+    let packed_d16 = !gen.is_si_ci() && (gen != Gen::Gfx8 || a.target.processor.name == "gfx810");
+    let mut size = if def.has(flags::GATHER) {
+        4
+    } else {
+        dmask.max(1).count_ones()
+    };
+    if packed_d16 && d16 {
+        size = size.div_ceil(2);
+    }
+    // Atomics have no vdata class of four registers when their data is one dword, nor of
+    // one when it is two (cmpswap): llvm-mc finds no instruction for those.
+    if def.has(flags::ATOMIC) {
+        let width = def.operand(Role::Vdata).map_or(1, |o| o.ty.dwords());
+        if (width == 1 && count == 4) || (width == 2 && count == 1) {
+            return Err(AsmError::new(0..a.src.len(), INVALID_OPERAND));
+        }
+    }
+    if count == size + u32::from(tfe) {
+        return Ok(());
+    }
+    let what = match (gen == Gen::Gfx90a, packed_d16) {
+        (true, true) => "dmask and d16",
+        (true, false) => "dmask",
+        (false, true) => "dmask, d16 and tfe",
+        (false, false) => "dmask and tfe",
+    };
+    Err(AsmError::new(
+        0..a.src.len(),
+        format!("image data size does not match {what}"),
+    ))
+}
+
+/// Atomics take dmask 0x1, 0x3 or 0xf; gathers exactly one dmask bit.
+fn mimg_dmask(def: &InstrDef, dmask: &u32, span: &std::ops::Range<usize>) -> Result<(), AsmError> {
+    if def.has(flags::ATOMIC) && !matches!(dmask, 1 | 3 | 15) {
+        return Err(AsmError::new(span.clone(), "invalid atomic image dmask"));
+    }
+    if def.has(flags::GATHER) && dmask.count_ones() != 1 {
+        return Err(AsmError::new(
+            span.clone(),
+            "invalid image_gather dmask: only one bit must be set",
+        ));
     }
     Ok(())
 }
@@ -89,6 +172,7 @@ pub(super) fn encode_exp(
     _def: &InstrDef,
     ops: &[Operand],
 ) -> Result<(), AsmError> {
+    a.order = order::EXP;
     expect_count(ops, 5, a.src)?;
     let tgt = match &ops[0].value {
         Value::Ident(r) => symbolic::exp_target(a.text(r)),
@@ -104,14 +188,17 @@ pub(super) fn encode_exp(
             continue;
         }
         let v = a.vreg(o, 1, false)?;
-        en |= 1 << slot;
-        // With compr, each register holds two halves: slots 0/1 come from VSRC0, 2/3 from VSRC1.
-        let field = if compr {
-            fields[slot / 2]
+        // With compr each register holds two halves: llvm-mc takes the first and third
+        // sources as VSRC0 and VSRC1 (the others are ignored) and enables two channels each.
+        if compr {
+            if slot % 2 == 0 {
+                en |= 3 << slot;
+                a.set(fields[slot / 2], v);
+            }
         } else {
-            fields[slot]
-        };
-        a.set(field, v);
+            en |= 1 << slot;
+            a.set(fields[slot], v);
+        }
     }
     a.set(Field::En, en);
     for (name, field) in [("done", Field::Done), ("vm", Field::Vm)] {
@@ -128,6 +215,9 @@ pub(super) fn encode_exp(
 /// `attrN.C` → (attr, chan).
 fn attr(a: &Asm<'_>, o: &Operand) -> Result<(u32, u32), AsmError> {
     let bad = || AsmError::new(o.span.clone(), INVALID_OPERAND);
+    if o.mods.any() {
+        return Err(AsmError::new(o.span.clone(), super::order::NOT_VALID));
+    }
     let Value::Ident(r) = &o.value else {
         return Err(bad());
     };
@@ -135,7 +225,7 @@ fn attr(a: &Asm<'_>, o: &Operand) -> Result<(u32, u32), AsmError> {
     let rest = text.strip_prefix("attr").ok_or_else(bad)?;
     let (num, chan) = rest.split_once('.').ok_or_else(bad)?;
     let n: u32 = num.parse().map_err(|_| bad())?;
-    if n > 63 {
+    if n > 32 {
         return Err(AsmError::new(
             o.span.clone(),
             "out of bounds interpolation attribute number",
@@ -181,19 +271,33 @@ pub(super) fn encode_vintrp(
     s: &Stmt<'_>,
     want: Want,
 ) -> Result<(), AsmError> {
+    let has_e64 = !a.gen.is_si_ci() && def.has(flags::E64);
+    match want {
+        Want::Any | Want::E32 => {
+            let r = encode_vintrp_form(a, def, s, false).and_then(|()| a.check_all_used());
+            if r.is_ok() || want == Want::E32 || !has_e64 {
+                return r;
+            }
+            // Modifiers only the VOP3 form has: llvm-mc picks it.
+            a.reset(Encoding::Vintrp);
+            encode_vintrp_form(a, def, s, true).map_err(|e| r.err().unwrap_or(e))
+        }
+        Want::E64 if has_e64 => encode_vintrp_form(a, def, s, true),
+        _ => Err(AsmError::new(
+            s.mnemonic_span.clone(),
+            "invalid instruction",
+        )),
+    }
+}
+
+fn encode_vintrp_form(
+    a: &mut Asm<'_>,
+    def: &InstrDef,
+    s: &Stmt<'_>,
+    e64: bool,
+) -> Result<(), AsmError> {
     let gen = a.gen;
     let ops = &s.operands[..];
-    let e64 = match want {
-        Want::Any => false,
-        Want::E32 => false,
-        Want::E64 if !gen.is_si_ci() && def.has(flags::E64) => true,
-        _ => {
-            return Err(AsmError::new(
-                s.mnemonic_span.clone(),
-                "invalid instruction",
-            ))
-        }
-    };
     expect_count(ops, 3, a.src)?;
     let vdst = a.vreg(operand(ops, 0, a.src)?, 1, false)?;
     let (n, chan) = attr(a, &ops[2])?;
@@ -216,6 +320,7 @@ pub(super) fn encode_vintrp(
         .and_then(|v| v.parse::<u32>().ok())
         .ok_or_else(|| AsmError::new(s.mnemonic_span.clone(), "invalid instruction"))?;
     a.start(Encoding::Vop3);
+    a.order = order::VOP3;
     a.set(Field::Op, op);
     a.set(Field::Vdst, vdst);
     a.set(Field::Src0, n | chan << 6);

@@ -1,8 +1,11 @@
 //! From a parsed statement to bytes: row lookup, per-family encoders, and the helpers they
 //! share (operand checks, constants and literals, modifiers, fixups).
 
+mod bus;
+mod caps;
 mod memory;
 mod misc;
+mod order;
 mod scalar;
 mod vop;
 mod vop3;
@@ -18,7 +21,7 @@ use crate::error::AsmError;
 use crate::expr::{Expr, SymbolValues, Variant};
 use crate::literal::{encode_float, encode_int, Const};
 use crate::operand::{parse_stmt, ModValue, Modifier, Operand, Stmt, Value};
-use crate::register::{Reg, RegFile};
+use crate::register::{Reg, RegFile, LDS_DIRECT};
 use crate::{Encoded, Fixup, FixupKind};
 
 /// The form a mnemonic suffix asks for.
@@ -92,6 +95,7 @@ pub fn assemble_instruction(
     check_registers(target, &parsed)?;
     let mut first_err: Option<AsmError> = None;
     let mut any_here = false;
+    let ops_end = parsed.operands.last().map_or(0, |o| o.span.end);
     for &id in rows {
         let def = &INSTRUCTIONS[id as usize];
         if !def.exists_on(target.processor) {
@@ -99,6 +103,7 @@ pub fn assemble_instruction(
         }
         any_here = true;
         let mut a = Asm::new(target, stmt, syms, &parsed.modifiers, def.encoding);
+        a.ops_end = ops_end;
         a.mnemonic = def.mnemonic;
         match encode_row(&mut a, def, &parsed, want) {
             Ok(()) => match a.finish() {
@@ -155,7 +160,7 @@ fn encode_row(a: &mut Asm<'_>, def: &InstrDef, s: &Stmt<'_>, want: Want) -> Resu
             vop3::encode_vop3(a, def, ops)
         }
         Encoding::Vop3p => {
-            a.no_suffix(want, s)?;
+            a.e64_only(want, s)?;
             vop3::encode_vop3p(a, def, ops)
         }
         Encoding::Vintrp => misc::encode_vintrp(a, def, s, want),
@@ -222,8 +227,12 @@ pub(crate) struct Asm<'a> {
     pub gen: Gen,
     pub src: &'a str,
     pub syms: &'a dyn SymbolValues,
-    mods: &'a [Modifier<'a>],
+    pub(crate) mods: &'a [Modifier<'a>],
     used: u64,
+    /// The order the form's modifiers must follow (empty: no modifiers ordered).
+    pub order: order::Order,
+    /// End of the last operand: modifiers come after the operands.
+    ops_end: usize,
     /// The row's mnemonic.
     pub mnemonic: &'static str,
     /// The encoding whose layout `bits` follows.
@@ -235,6 +244,10 @@ pub(crate) struct Asm<'a> {
     /// True once `ext` holds a literal (not an SDWA/DPP dword).
     pub ext_is_literal: bool,
     pub fixups: Vec<Fixup>,
+    /// Scalar values read over the constant bus.
+    pub bus: bus::Bus,
+    /// SMEM: a buffer load (128-bit sbase), whose immediate offset is unsigned.
+    pub smem_buffer: bool,
 }
 
 impl<'a> Asm<'a> {
@@ -253,12 +266,16 @@ impl<'a> Asm<'a> {
             syms,
             mods,
             used: 0,
+            order: &[],
+            ops_end: 0,
             mnemonic: "",
             encoding,
             bits: 0,
             ext: None,
             ext_is_literal: false,
             fixups: Vec::new(),
+            bus: bus::Bus::default(),
+            smem_buffer: false,
         };
         a.start(encoding);
         a
@@ -278,14 +295,25 @@ impl<'a> Asm<'a> {
     /// modifier used.
     pub fn reset(&mut self, encoding: Encoding) {
         self.used = 0;
+        self.order = &[];
         self.ext = None;
         self.ext_is_literal = false;
         self.fixups.clear();
+        self.bus = bus::Bus::default();
         self.start(encoding);
     }
 
-    /// Fails on the first modifier no encoder step used.
+    /// Fails on the first modifier no encoder step used, and on modifiers out of the
+    /// form's order or written before an operand.
     pub fn check_all_used(&self) -> Result<(), AsmError> {
+        if let Some(m) = self
+            .mods
+            .iter()
+            .find(|m| m.span.start < self.ops_end && !matches!(m.name, "dfmt" | "nfmt"))
+        {
+            return Err(AsmError::new(m.span.clone(), INVALID_OPERAND));
+        }
+        order::check(self.order, self.mods)?;
         match self
             .mods
             .iter()
@@ -336,8 +364,10 @@ impl<'a> Asm<'a> {
         })
     }
 
+    /// Non-VALU instructions: llvm-mc ignores an `_e32` suffix (its forced 32-bit
+    /// encoding only excludes VOP3), and rejects the others.
     fn no_suffix(&self, want: Want, s: &Stmt<'_>) -> Result<(), AsmError> {
-        if want == Want::Any {
+        if matches!(want, Want::Any | Want::E32) {
             Ok(())
         } else {
             Err(AsmError::new(
@@ -520,7 +550,13 @@ impl<'a> Asm<'a> {
     /// A scalar register operand of `dwords` registers: its 8-bit encoding.
     pub fn sreg(&self, op: &Operand, dwords: u32) -> Result<u32, AsmError> {
         let r = self.reg(op)?;
-        if !r.is_scalar() || !r.fits(dwords) {
+        // lds_direct is no scalar register; vccz/execz/scc are 32-bit ones.
+        let special = r.file == RegFile::Special;
+        let bad_special = special
+            && (r.index == LDS_DIRECT
+                || (matches!(r.index, 251..=253) && dwords != 1)
+                || (matches!(r.index, 235..=239) && dwords != 2));
+        if !r.is_scalar() || !r.fits(dwords) || bad_special {
             return Err(AsmError::new(op.span.clone(), INVALID_OPERAND));
         }
         Ok(r.src_value(self.gen))
@@ -537,11 +573,16 @@ impl<'a> Asm<'a> {
     ) -> Result<u32, AsmError> {
         let span = op.span.clone();
         let c = match &op.value {
-            Value::Float(f) => encode_float(self.gen, *f, ty, op.mods.lit),
+            // `lit(...)` changes nothing before gfx11: llvm-mc-19 still picks inline constants.
+            Value::Float(f) => encode_float(self.gen, *f, ty, false),
             _ => match self.eval(op)? {
-                Some(v) => encode_int(self.gen, v, ty, op.mods.lit),
+                Some(v) => encode_int(self.gen, v, ty, false),
                 None => {
-                    // An unknown value is always a literal, patched later.
+                    // An unknown value is always a literal, patched later; llvm-mc has
+                    // fixups only for 32-bit operands.
+                    if ty.bits() != 32 {
+                        return Err(AsmError::new(span, INVALID_OPERAND));
+                    }
                     if !literal_ok {
                         return Err(AsmError::new(span, "literal operands are not supported"));
                     }
@@ -587,7 +628,8 @@ impl<'a> Asm<'a> {
     pub fn ssrc(&mut self, op: &Operand, ty: DataType, literal_ok: bool) -> Result<u32, AsmError> {
         match &op.value {
             Value::Reg(r) => {
-                if op.mods.any() || !r.is_scalar() || !r.fits(ty.dwords()) {
+                let lds_direct = r.file == RegFile::Special && r.index == LDS_DIRECT;
+                if op.mods.any() || !r.is_scalar() || !r.fits(ty.dwords()) || lds_direct {
                     return Err(AsmError::new(op.span.clone(), INVALID_OPERAND));
                 }
                 Ok(r.src_value(self.gen))

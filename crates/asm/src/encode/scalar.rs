@@ -2,7 +2,7 @@
 
 use gcnkit_isa::{flags, DataType, Encoding, Field, Gen, InstrDef, Role};
 
-use super::{expect_count, operand, Asm, INVALID_OPERAND};
+use super::{expect_count, operand, order, Asm, INVALID_OPERAND};
 use crate::error::AsmError;
 use crate::operand::{Arg, Operand, Value};
 use crate::symbolic;
@@ -20,10 +20,15 @@ pub(super) fn encode(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result
         let o = &ops[i];
         match (def.encoding, od.role) {
             (Encoding::Sopk, Role::Ssrc0) if def.has(flags::IMM32) => {
-                // s_setreg_imm32_b32: the value is always a literal dword.
-                let v = a
-                    .eval(o)?
-                    .ok_or_else(|| AsmError::new(o.span.clone(), INVALID_OPERAND))?;
+                // s_setreg_imm32_b32: the value is always a literal dword (of a float
+                // token, the low half of the double, as llvm-mc takes it).
+                no_mods(o)?;
+                let v = match &o.value {
+                    Value::Float(f) => f.to_bits() as u32 as i64,
+                    _ => a
+                        .eval(o)?
+                        .ok_or_else(|| AsmError::new(o.span.clone(), INVALID_OPERAND))?,
+                };
                 if i32::try_from(v).is_err() && u32::try_from(v).is_err() {
                     return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
                 }
@@ -86,6 +91,9 @@ fn imm16(a: &mut Asm<'_>, o: &Operand, msg: &str) -> Result<u32, AsmError> {
         return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
     }
     match &o.value {
+        Value::Ident(r) if a.text(r) == "off" => {
+            return Err(AsmError::new(o.span.clone(), INVALID_OPERAND))
+        }
         Value::Int(_) | Value::Ident(_) | Value::Expr(_) => {}
         _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
     }
@@ -104,6 +112,28 @@ fn imm16(a: &mut Asm<'_>, o: &Operand, msg: &str) -> Result<u32, AsmError> {
     }
 }
 
+/// A plain SOPP immediate: llvm-mc keeps the low 16 bits of any value (of a float token,
+/// of its double).
+fn sopp_imm16(a: &mut Asm<'_>, o: &Operand) -> Result<u32, AsmError> {
+    match &o.value {
+        Value::Float(f) if !o.mods.any() => Ok(f.to_bits() as u32 & 0xffff),
+        Value::Int(v) if !o.mods.any() => Ok(*v as u32 & 0xffff),
+        _ => imm16(a, o, "invalid immediate: only 16-bit values are legal"),
+    }
+}
+
+/// A numeric `hwreg`/`sendmsg` operand: 0..=0xffff.
+fn uimm16(a: &mut Asm<'_>, o: &Operand) -> Result<u32, AsmError> {
+    let v = imm16(a, o, "invalid immediate: only 16-bit values are legal")?;
+    if matches!(a.eval(o), Ok(Some(n)) if n < 0) {
+        return Err(AsmError::new(
+            o.span.clone(),
+            "invalid immediate: only 16-bit values are legal",
+        ));
+    }
+    Ok(v)
+}
+
 fn sopk_imm(a: &mut Asm<'_>, def: &InstrDef, o: &Operand) -> Result<u32, AsmError> {
     if def.has(flags::HWREG) {
         if let Value::Call(name, args) = &o.value {
@@ -112,22 +142,33 @@ fn sopk_imm(a: &mut Asm<'_>, def: &InstrDef, o: &Operand) -> Result<u32, AsmErro
             }
             return symbolic::hwreg(a.src, a.gen, args, &o.span);
         }
-        return imm16(a, o, "invalid immediate: only 16-bit values are legal");
+        return uimm16(a, o);
     }
     if def.has(flags::BRANCH) {
         return branch(a, o);
     }
-    imm16(a, o, INVALID_OPERAND)
+    let v = imm16(a, o, INVALID_OPERAND)?;
+    // An unsigned compare takes 0..=0xffff only.
+    let unsigned = def
+        .operand(Role::Simm16)
+        .is_some_and(|d| d.ty == DataType::U16);
+    if unsigned && matches!(a.eval(o), Ok(Some(n)) if n < 0) {
+        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+    }
+    Ok(v)
 }
 
 /// A branch target: a raw offset for a plain number, else a label resolved now or later.
 fn branch(a: &mut Asm<'_>, o: &Operand) -> Result<u32, AsmError> {
+    if o.mods.any() || o.mods.lit {
+        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+    }
     match &o.value {
         Value::Int(v) => {
             if !(-0x8000..=0xffff).contains(v) {
                 return Err(AsmError::new(
                     o.span.clone(),
-                    "invalid immediate: only 16-bit values are legal",
+                    "expected a 16-bit signed jump offset",
                 ));
             }
             Ok(*v as u32 & 0xffff)
@@ -174,7 +215,16 @@ fn encode_sopp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), A
     if def.has(flags::NOOPS) {
         return expect_count(ops, 0, a.src);
     }
-    if def.has(flags::OPTIMM) && ops.is_empty() {
+    if def.has(flags::OPTIMM) {
+        // s_endpgm's optional immediate: 0..=0xffff.
+        if let Some(o) = ops.first() {
+            expect_count(ops, 1, a.src)?;
+            let v = match (&o.value, a.eval(o)) {
+                (Value::Int(_), Ok(Some(v))) if (0..=0xffff).contains(&v) && !o.mods.any() => v,
+                _ => return Err(AsmError::new(o.span.clone(), "expected a 16-bit value")),
+            };
+            a.set(Field::Simm16, v as u32);
+        }
         return Ok(());
     }
     if def.has(flags::WAITCNT) {
@@ -191,12 +241,12 @@ fn encode_sopp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), A
             Value::Call(name, args) if a.text(name) == "sendmsg" => {
                 symbolic::sendmsg(a.src, a.gen, args, &o.span)?
             }
-            _ => imm16(a, o, "invalid immediate: only 16-bit values are legal")?,
+            _ => uimm16(a, o)?,
         }
     } else if def.has(flags::GPRIDX) {
         gpr_idx_operand(a, o, 15)?
     } else {
-        imm16(a, o, "invalid immediate: only 16-bit values are legal")?
+        sopp_imm16(a, o)?
     };
     a.set(Field::Simm16, v);
     Ok(())
@@ -207,7 +257,7 @@ fn waitcnt(a: &mut Asm<'_>, ops: &[Operand]) -> Result<u32, AsmError> {
     let first = operand(ops, 0, a.src)?;
     if !matches!(first.value, Value::Call(..)) {
         expect_count(ops, 1, a.src)?;
-        return imm16(a, first, "invalid immediate: only 16-bit values are legal");
+        return sopp_imm16(a, first);
     }
     let mut word = symbolic::waitcnt_default(a.gen);
     for o in ops {
@@ -238,6 +288,7 @@ pub(super) fn encode_smem(
     let gen = a.gen;
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
     let smrd = def.encoding == Encoding::Smrd;
+    a.order = order::SMEM;
     let data_field = if smrd { Field::Sdst } else { Field::Sdata };
     let sdata = def.operand(Role::Sdata);
     if def.has(flags::NOOFFSET) {
@@ -252,23 +303,41 @@ pub(super) fn encode_smem(
     if let Some(d) = sdata {
         let o = operand(ops, 0, a.src)?;
         let v = if def.has(flags::PROBE) {
-            match a.eval(o)? {
+            let v = match &o.value {
+                Value::Float(f) => Some(f.to_bits() as i64 & 0x7f),
+                _ => a.eval(o)?,
+            };
+            match v {
                 Some(v) if (0..128).contains(&v) => v as u32,
                 _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
             }
         } else {
-            sdst(a, o, d.ty)?
+            let v = sdst(a, o, d.ty)?;
+            // exec is no SMEM destination (nor source) for llvm-mc.
+            if matches!(v, 126 | 127) {
+                return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+            }
+            v
         };
         a.set(data_field, v);
         i = 1;
     }
     let sbase_def = def.operand(Role::Sbase).map_or(DataType::B64, |o| o.ty);
+    a.smem_buffer = sbase_def.dwords() == 4;
     let sb = operand(ops, i, a.src)?;
     let sbase = a.sreg(sb, sbase_def.dwords())?;
     if sbase >= 128 || sbase % 2 != 0 {
         return Err(AsmError::new(sb.span.clone(), INVALID_OPERAND));
     }
     a.set(Field::Sbase, sbase / 2);
+    // A missing offset is the immediate 0 (llvm-mc's default).
+    if ops.len() == i + 1 {
+        a.set(Field::Imm, 1);
+        if !smrd && a.flag("glc") {
+            a.set(Field::Glc, 1);
+        }
+        return Ok(());
+    }
     expect_count(ops, i + 2, a.src)?;
     let off = &ops[i + 1];
     if smrd {
@@ -283,8 +352,9 @@ pub(super) fn encode_smem(
 }
 
 fn smrd_offset(a: &mut Asm<'_>, off: &Operand) -> Result<(), AsmError> {
+    no_mods(off)?;
     if let Value::Reg(_) = off.value {
-        let v = a.sreg(off, 1)?;
+        let v = smem_soffset(a, off)?;
         a.set(Field::Offset, v);
         return Ok(());
     }
@@ -304,11 +374,31 @@ fn smrd_offset(a: &mut Asm<'_>, off: &Operand) -> Result<(), AsmError> {
     Ok(())
 }
 
+/// An SGPR offset of scalar memory: a register of the SGPR space (llvm-mc 19 also takes
+/// `src_scc`/`src_vccz`/`src_execz` and truncates them to 7 bits, a bug gcnkit does not
+/// copy: docs/llvm-differences.md).
+fn smem_soffset(a: &Asm<'_>, off: &Operand) -> Result<u32, AsmError> {
+    let v = a.sreg(off, 1)?;
+    if v >= 128 {
+        return Err(AsmError::new(off.span.clone(), INVALID_OPERAND));
+    }
+    Ok(v)
+}
+
+/// Scalar operands take no source modifiers ("not a valid operand.", as llvm-mc says).
+fn no_mods(o: &Operand) -> Result<(), AsmError> {
+    if o.mods.any() {
+        return Err(AsmError::new(o.span.clone(), super::order::NOT_VALID));
+    }
+    Ok(())
+}
+
 fn smem_offset(a: &mut Asm<'_>, off: &Operand) -> Result<(), AsmError> {
+    no_mods(off)?;
     let gen = a.gen;
     let imm_mod = a.int_mod("offset")?;
     if let Value::Reg(_) = off.value {
-        let v = a.sreg(off, 1)?;
+        let v = smem_soffset(a, off)?;
         match imm_mod {
             Some((n, span)) if gen != Gen::Gfx8 => {
                 smem_imm(a, n, &span)?;
@@ -329,14 +419,17 @@ fn smem_offset(a: &mut Asm<'_>, off: &Operand) -> Result<(), AsmError> {
     smem_imm(a, v, &off.span)
 }
 
+/// The SMEM immediate offset: 20-bit unsigned on gfx8 and for the buffer loads (128-bit
+/// sbase), 21-bit signed otherwise.
 fn smem_imm(a: &mut Asm<'_>, v: i64, span: &std::ops::Range<usize>) -> Result<(), AsmError> {
-    let (ok, mask) = if a.gen == Gen::Gfx8 {
+    let unsigned = a.gen == Gen::Gfx8 || a.smem_buffer;
+    let (ok, mask) = if unsigned {
         ((0..1 << 20).contains(&v), 0xf_ffff)
     } else {
         ((-(1 << 20)..1 << 20).contains(&v), 0x1f_ffff)
     };
     if !ok {
-        let msg = if a.gen == Gen::Gfx8 {
+        let msg = if unsigned {
             "expected a 20-bit unsigned offset"
         } else {
             "expected a 21-bit signed offset"

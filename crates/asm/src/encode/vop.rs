@@ -7,7 +7,8 @@
 use gcnkit_isa::decode::vop3_base;
 use gcnkit_isa::{flags, DataType, Encoding, Field, InstrDef, Role};
 
-use super::{expect_count, Asm, Want, INVALID_OPERAND};
+use super::caps::{take_clamp, take_omod, Caps};
+use super::{bus, expect_count, order, Asm, Want, INVALID_OPERAND};
 use crate::error::AsmError;
 use crate::operand::{ModValue, Operand, Stmt, Value};
 use crate::register::{RegFile, LDS_DIRECT};
@@ -57,6 +58,10 @@ pub(super) fn encode(
         Want::Dpp => &[Form::Dpp],
         Want::Any if sdwa => &[Form::Sdwa],
         Want::Any if dpp => &[Form::Dpp],
+        // `sext` on a source only SDWA can express: llvm-mc falls back to SDWA.
+        Want::Any if !gen.is_si_ci() && s.operands.iter().any(|o| o.mods.sext) => {
+            &[Form::E32, Form::E64, Form::Sdwa]
+        }
         Want::Any => &[Form::E32, Form::E64],
     };
     let mut first_err = None;
@@ -136,25 +141,40 @@ pub(super) fn src_value(
             if r.file == RegFile::Special && r.index == LDS_DIRECT {
                 check_lds_direct(a, o)?;
             }
-            Ok(r.src_value(a.gen))
+            let v = r.src_value(a.gen);
+            a.bus.read(v, ty.dwords(), &o.span);
+            Ok(v)
         }
         Value::Int(_) | Value::Float(_) | Value::Ident(_) | Value::Expr(_) => {
+            if o.mods.minus_minus && ty.is_float() {
+                return Err(AsmError::new(
+                    o.span.clone(),
+                    "invalid syntax, expected 'neg' modifier",
+                ));
+            }
             if let Value::Ident(r) = &o.value {
                 if a.syms.value(a.text(r)).is_none() && !literal_ok {
                     return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
                 }
             }
-            a.constant(o, ty, literal_ok)
+            let v = a.constant(o, ty, literal_ok)?;
+            a.bus.read(v, ty.dwords(), &o.span);
+            Ok(v)
         }
         Value::Call(..) => Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
     }
 }
 
-/// The id under which an implicit read of the whole `vcc` counts on the constant bus: it
-/// conflicts even with an explicit `vcc_lo`.
-const IMPLICIT_VCC: u32 = 0x1000;
-/// An implicit read of `m0` (v_movrel*).
-const IMPLICIT_M0: u32 = 124;
+/// `src_lds_direct` may only be src0.
+pub(super) fn lds_direct_src0_only(i: u32, v: u32, o: &Operand) -> Result<(), AsmError> {
+    if i > 0 && v == LDS_DIRECT {
+        return Err(AsmError::new(
+            o.span.clone(),
+            "lds_direct may be used as src0 only",
+        ));
+    }
+    Ok(())
+}
 
 /// Where llvm-mc lets `src_lds_direct` be read: not on gfx90a/gfx940, and never by the
 /// reversed-operand (`*rev*`) instructions.
@@ -174,40 +194,93 @@ pub(super) fn check_lds_direct(a: &Asm<'_>, o: &Operand) -> Result<(), AsmError>
     Ok(())
 }
 
-/// The constant bus: a VALU instruction reads at most one scalar value (SGPR or literal;
-/// the same SGPR read twice counts once). `reads` are source-field values; values below 128
-/// are scalar registers and 255 the literal.
-pub(super) fn check_constant_bus(
-    a: &Asm<'_>,
-    reads: &[u32],
-    span: &std::ops::Range<usize>,
-) -> Result<(), AsmError> {
-    let mut first: Option<u32> = None;
-    for &v in reads {
-        // SGPRs, the scalar condition values (vccz, execz, scc), the literal, implicit reads.
-        if v >= 128 && !matches!(v, 251..=253 | 255 | IMPLICIT_VCC) {
-            continue;
-        }
-        match first {
-            Some(f) if f != v => {
-                return Err(AsmError::new(
-                    span.clone(),
-                    "invalid operand (violates constant bus restrictions)",
-                ))
-            }
-            _ => first = Some(v),
-        }
-    }
-    let _ = a;
-    Ok(())
-}
-
 fn vgpr_of(a: &Asm<'_>, o: &Operand, dwords: u32) -> Result<u32, AsmError> {
     let plain = Operand {
         mods: Default::default(),
         ..o.clone()
     };
     a.vreg(&plain, dwords, false)
+}
+
+/// The lane select of v_writelane_b32 counts on the constant bus, except `m0`.
+pub(super) fn lane_select_read(a: &mut Asm<'_>, name: &str, v: u32, o: &Operand) {
+    if name == "v_writelane_b32" && v != 124 {
+        a.bus.read(v, 1, &o.span);
+    }
+}
+
+/// A constant source of the 32-bit form with source modifiers: llvm-mc applies `neg`/`abs`
+/// of an FP operand to the value itself (the sign bit of the double of a float token, or of
+/// the operand-sized integer of an integer token); `sext` leaves the value as it is.
+/// Registers with modifiers need the VOP3 form.
+fn fold_const_mods(
+    a: &Asm<'_>,
+    def: &InstrDef,
+    o: &Operand,
+    ty: DataType,
+) -> Result<Operand, AsmError> {
+    let caps = if a.gen.is_si_ci() || def.flag_on(flags::NOSDWA, a.gen) {
+        Caps::e64(def, a.gen)
+    } else {
+        Caps::sdwa(def, a.gen)
+    };
+    caps.check_src(0, o)?;
+    if o.mods.minus_minus && caps.mods[0] == super::caps::ModKind::Fp {
+        return Err(AsmError::new(
+            o.span.clone(),
+            "invalid syntax, expected 'neg' modifier",
+        ));
+    }
+    let m = o.mods;
+    let value = match &o.value {
+        Value::Float(f) => {
+            let f = if m.abs { f.abs() } else { *f };
+            Value::Float(if m.neg { -f } else { f })
+        }
+        Value::Reg(_) => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+        // llvm-mc refuses FP modifiers on integer tokens for 64-bit operands (the high
+        // half would be ambiguous) and on values wider than the operand.
+        Value::Int(v)
+            if (m.neg || m.abs)
+                && (ty.bits() >= 64
+                    || (ty.bits() == 32
+                        && i32::try_from(*v).is_err()
+                        && u32::try_from(*v).is_err())
+                    || (ty.bits() == 16
+                        && i16::try_from(*v).is_err()
+                        && u16::try_from(*v).is_err())) =>
+        {
+            return Err(AsmError::new(o.span.clone(), INVALID_OPERAND))
+        }
+        Value::Int(v) if m.neg || m.abs => {
+            // At the operand's size, as llvm-mc truncates the result.
+            let bits = ty.bits().min(64);
+            let sign = 1u64 << (bits - 1);
+            let mut v = *v as u64;
+            if m.abs {
+                v &= !sign;
+            }
+            if m.neg {
+                v ^= sign;
+            }
+            if bits < 64 {
+                v &= (1u64 << bits) - 1;
+            }
+            Value::Int(v as i64)
+        }
+        _ if !m.neg && !m.abs => o.value.clone(),
+        _ => {
+            return Err(AsmError::new(
+                o.span.clone(),
+                "expected an absolute expression",
+            ))
+        }
+    };
+    Ok(Operand {
+        value,
+        mods: Default::default(),
+        span: o.span.clone(),
+    })
 }
 
 /// The `k` constant of v_madmk/v_madak/v_fmamk: always the literal dword.
@@ -232,19 +305,37 @@ fn k_literal(a: &mut Asm<'_>, o: &Operand, ty: DataType) -> Result<(), AsmError>
             v as u32 & if ty.bits() == 16 { 0xffff } else { u32::MAX }
         }
     };
+    a.bus.read_key(255, &o.span);
     a.literal(v, &o.span)
 }
 
 fn encode_e32(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
     let gen = a.gen;
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
-    expect_count(ops, def.operands.len(), a.src)?;
+    // A compare may leave out its `vcc` destination.
+    let defs = match def.operands.split_first() {
+        Some((d, rest)) if def.encoding == Encoding::Vopc && d.role == Role::Sdst => {
+            if ops.len() == rest.len() {
+                rest
+            } else {
+                def.operands
+            }
+        }
+        _ => def.operands,
+    };
+    expect_count(ops, defs.len(), a.src)?;
     let name = def.mnemonic;
     let lane_si = matches!(name, "v_readlane_b32" | "v_writelane_b32");
-    for (od, o) in def.operands.iter().zip(ops) {
-        if o.mods.any() && od.role != Role::K {
+    for (od, o) in defs.iter().zip(ops) {
+        let folded;
+        let o = if od.role == Role::Src0 && (o.mods.any() || o.mods.minus_minus) {
+            folded = fold_const_mods(a, def, o, od.ty)?;
+            &folded
+        } else if o.mods.any() && od.role != Role::K {
             return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
-        }
+        } else {
+            o
+        };
         match od.role {
             Role::Vdst => {
                 let agpr = name == "v_accvgpr_mov_b32";
@@ -275,6 +366,7 @@ fn encode_e32(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
             }
             Role::Src1 if lane_si => {
                 let v = a.ssrc(o, DataType::B32, false)?;
+                lane_select_read(a, name, v, o);
                 a.set(Field::Vsrc1, v);
             }
             Role::Src1 => {
@@ -285,31 +377,14 @@ fn encode_e32(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
             _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
         }
     }
-    if !lane_si && def.operand(Role::Src0).is_some() {
-        // The carry-in / mask `vcc` and the `k` literal are implicit scalar reads.
-        let src0 = a.layout().get(a.bits, Field::Src0);
-        let implicit = if def.operand(Role::Src2).is_some() {
-            IMPLICIT_VCC
-        } else if name.starts_with("v_movrel") {
-            IMPLICIT_M0
-        } else if def.operand(Role::K).is_some() {
-            255
-        } else {
-            256
-        };
-        let span = ops
-            .iter()
-            .find(|o| o.span.start > 0)
-            .map_or(0..a.src.len(), |_| 0..a.src.len());
-        let src0_span = def
-            .operands
-            .iter()
-            .position(|o| o.role == Role::Src0)
-            .map_or(span, |i| ops[i].span.clone());
-        if !(implicit == 255 && src0 == 255) {
-            check_constant_bus(a, &[implicit, src0], &src0_span)?;
-        }
+    // The carry-in / mask `vcc` and v_movrel's `m0` are implicit scalar reads.
+    let whole = 0..a.src.len();
+    if def.operand(Role::Src2).is_some() {
+        a.bus.read_key(bus::VCC, &whole);
+    } else if name.starts_with("v_movrel") {
+        a.bus.read_key(bus::M0, &whole);
     }
+    a.check_bus()?;
     Ok(())
 }
 
@@ -361,11 +436,13 @@ pub(crate) fn set_clamp(a: &mut Asm<'_>, vop3b: bool) {
 fn encode_e64(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
     let gen = a.gen;
     a.start(Encoding::Vop3);
+    a.order = order::VOP3;
     let base = vop3_base(def.encoding, gen).unwrap_or(0);
     a.set(Field::Op, base + def.opcode(gen).unwrap_or(0) as u32);
     expect_count(ops, def.operands.len(), a.src)?;
     let vop3b =
         def.encoding == Encoding::Vop2 && def.operand(Role::Sdst).is_some() && is_mask_dst(def);
+    let caps = Caps::e64(def, gen);
     for (od, o) in def.operands.iter().zip(ops) {
         match od.role {
             Role::Vdst => {
@@ -384,7 +461,13 @@ fn encode_e64(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
             }
             Role::Src0 | Role::Src1 => {
                 let i = u32::from(od.role == Role::Src1);
+                caps.check_src(i as usize, o)?;
+                // v_movrels*: the source is the VGPR the index is added to.
+                if i == 0 && matches!(def.mnemonic, "v_movrels_b32" | "v_movrelsd_b32") {
+                    vgpr_of(a, o, 1)?;
+                }
                 let v = src_value(a, o, od.ty, false)?;
+                lds_direct_src0_only(i, v, o)?;
                 a.set(if i == 0 { Field::Src0 } else { Field::Src1 }, v);
                 if vop3b && o.mods.abs {
                     return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
@@ -393,28 +476,20 @@ fn encode_e64(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
             }
             Role::Src2 => {
                 let v = a.sreg(o, 2)?;
+                a.bus.read(v, 2, &o.span);
                 a.set(Field::Src2, v);
             }
             _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
         }
     }
-    let mut reads: Vec<u32> = [
-        (Role::Src0, Field::Src0),
-        (Role::Src1, Field::Src1),
-        (Role::Src2, Field::Src2),
-    ]
-    .iter()
-    .filter(|(r, _)| def.operand(*r).is_some())
-    .map(|(_, f)| a.layout().get(a.bits, *f))
-    .collect();
     if def.mnemonic.starts_with("v_movrel") {
-        reads.push(IMPLICIT_M0);
+        a.bus.read_key(bus::M0, &(0..a.src.len()));
     }
-    check_constant_bus(a, &reads, &(0..a.src.len()))?;
-    if a.flag("clamp") {
+    a.check_bus()?;
+    if take_clamp(a, &caps)? {
         set_clamp(a, vop3b);
     }
-    let om = omod(a)?;
+    let om = take_omod(a, &caps)?;
     a.set(Field::Omod, om);
     Ok(())
 }
@@ -453,7 +528,8 @@ fn sdwa_src(a: &mut Asm<'_>, o: &Operand, ty: DataType) -> Result<(u32, bool), A
         return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
     }
     let v = src_value(a, o, ty, false)?;
-    if v >= 256 {
+    // 16-bit integer SDWA sources take no 1/(2pi).
+    if v >= 256 || (v == 248 && ty.bits() == 16 && !ty.is_float()) {
         return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
     }
     Ok((v, true))
@@ -463,6 +539,8 @@ fn encode_sdwa(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), A
     let gen = a.gen;
     let gfx9 = gen.is_gfx9_family();
     let vopc = def.encoding == Encoding::Vopc;
+    a.order = order::SDWA;
+    let caps = Caps::sdwa(def, gen);
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
     a.set(Field::Src0, 0xf9);
     expect_count(ops, def.operands.len(), a.src)?;
@@ -480,9 +558,15 @@ fn encode_sdwa(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), A
                 }
                 ext |= v << 8 | 1 << 15;
             }
-            Role::Sdst | Role::Src2 => need_vcc(o)?,
+            Role::Sdst => need_vcc(o)?,
+            // The carry-in / mask is an implicit scalar read.
+            Role::Src2 => {
+                need_vcc(o)?;
+                a.bus.read_key(bus::VCC, &o.span);
+            }
             Role::Src0 | Role::Src1 => {
                 let src1 = od.role == Role::Src1;
+                caps.check_src(usize::from(src1), o)?;
                 if o.mods.sext && (def.mnemonic.contains("fp8") || def.mnemonic.contains("bf8")) {
                     return Err(AsmError::new(o.span.clone(), "not a valid operand."));
                 }
@@ -501,7 +585,7 @@ fn encode_sdwa(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), A
             _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
         }
     }
-    let clamp = a.flag("clamp");
+    let clamp = take_clamp(a, &caps)?;
     if !vopc {
         // gfx940's fp8/bf8 conversions have no destination select: dst_unused stays 0.
         let fp8 = def.mnemonic.contains("fp8") || def.mnemonic.contains("bf8");
@@ -513,12 +597,13 @@ fn encode_sdwa(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), A
         ext |= dst_sel << 8;
         ext |= sel_value(a, "dst_unused", true)?.unwrap_or(if fp8 { 0 } else { 2 }) << 11;
         if gfx9 {
-            ext |= omod(a)? << 14;
+            ext |= take_omod(a, &caps)? << 14;
         }
     }
     if clamp {
         ext |= 1 << 13;
     }
+    a.check_bus()?;
     ext |= sel_value(a, "src0_sel", false)?.unwrap_or(6) << 16;
     if def.encoding != Encoding::Vop1 {
         ext |= sel_value(a, "src1_sel", false)?.unwrap_or(6) << 24;
@@ -582,12 +667,22 @@ fn dpp_ctrl(a: &mut Asm<'_>) -> Result<u32, AsmError> {
             _ => Err(AsmError::new(span, "invalid dpp_ctrl value")),
         };
     }
-    Ok(0xe4)
+    // The control is not optional: the other DPP modifiers cannot stand without it.
+    let first = order::DPP[1..]
+        .iter()
+        .flat_map(|g| g.iter())
+        .find_map(|n| a.mods.iter().find(|m| m.name == *n));
+    Err(match first {
+        Some(m) => AsmError::new(m.span.clone(), order::NOT_VALID),
+        None => AsmError::new(a.src.len()..a.src.len(), "too few operands for instruction"),
+    })
 }
 
 fn encode_dpp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
     let gen = a.gen;
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
+    a.order = order::DPP;
+    let caps = Caps::dpp(def, gen);
     a.set(Field::Src0, 0xfa);
     expect_count(ops, def.operands.len(), a.src)?;
     let mut ext: u32 = 0;
@@ -599,6 +694,7 @@ fn encode_dpp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
             }
             Role::Sdst | Role::Src2 => need_vcc(o)?,
             Role::Src0 | Role::Src1 => {
+                caps.check_src(usize::from(od.role == Role::Src1), o)?;
                 let v = vgpr_of(a, o, od.ty.dwords())?;
                 let shift = if od.role == Role::Src1 {
                     a.set(Field::Vsrc1, v);
@@ -623,11 +719,8 @@ fn encode_dpp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
         ext |= 1 << 19;
     }
     for (name, shift) in [("bank_mask", 24), ("row_mask", 28)] {
-        let v = match a.int_mod(name)? {
-            Some((v, _)) if (0..16).contains(&v) => v as u32,
-            Some((_, span)) => return Err(AsmError::new(span, format!("invalid {name} value"))),
-            None => 0xf,
-        };
+        // llvm-mc keeps the low four bits of any value.
+        let v = a.int_mod(name)?.map_or(0xf, |(v, _)| v as u32 & 0xf);
         ext |= v << shift;
     }
     a.ext = Some(ext);

@@ -5,8 +5,9 @@
 
 use gcnkit_isa::{flags, DataType, Field, Gen, InstrDef, Role};
 
-use super::vop::{omod, set_clamp, set_src_mods, src_value};
-use super::{expect_count, Asm, INVALID_OPERAND};
+use super::caps::{take_clamp, take_omod, Caps};
+use super::vop::{set_clamp, set_src_mods, src_value};
+use super::{expect_count, order, Asm, INVALID_OPERAND};
 use crate::error::AsmError;
 use crate::operand::{Operand, Value};
 use crate::register::{RegFile, LDS_DIRECT};
@@ -47,12 +48,14 @@ pub(super) fn encode_vop3(
     ops: &[Operand],
 ) -> Result<(), AsmError> {
     let gen = a.gen;
+    a.order = order::VOP3;
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
     if def.has(flags::INTERP) {
         return encode_interp(a, def, ops);
     }
     expect_count(ops, def.operands.len(), a.src)?;
     let vop3b = def.has(flags::VOP3B);
+    let caps = Caps::vop3(def, gen);
     let lane = matches!(def.mnemonic, "v_readlane_b32" | "v_writelane_b32");
     let mut nsrc = 0;
     for (od, o) in def.operands.iter().zip(ops) {
@@ -71,6 +74,7 @@ pub(super) fn encode_vop3(
             Role::Src0 | Role::Src1 | Role::Src2 => {
                 let (field, i) = src_field(od.role);
                 nsrc = nsrc.max(i + 1);
+                caps.check_src(i as usize, o)?;
                 let v = if lane && def.mnemonic == "v_readlane_b32" && od.role == Role::Src0 {
                     match &o.value {
                         Value::Reg(r) if r.file == RegFile::Special && r.index == LDS_DIRECT => {
@@ -79,9 +83,17 @@ pub(super) fn encode_vop3(
                         _ => 256 + a.vreg(o, 1, false)?,
                     }
                 } else if lane {
-                    a.ssrc(o, DataType::B32, false)?
+                    let v = a.ssrc(o, DataType::B32, false)?;
+                    if od.role == Role::Src0 {
+                        a.bus.read(v, 1, &o.span);
+                    } else {
+                        super::vop::lane_select_read(a, def.mnemonic, v, o);
+                    }
+                    v
                 } else {
-                    src_value(a, o, od.ty, false)?
+                    let v = src_value(a, o, od.ty, false)?;
+                    super::vop::lds_direct_src0_only(i, v, o)?;
+                    v
                 };
                 a.set(field, v);
                 if vop3b && o.mods.abs {
@@ -92,38 +104,47 @@ pub(super) fn encode_vop3(
             _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
         }
     }
-    if !lane {
-        let reads: Vec<u32> = [Field::Src0, Field::Src1, Field::Src2][..nsrc as usize]
-            .iter()
-            .map(|f| a.layout().get(a.bits, *f))
-            .collect();
-        super::vop::check_constant_bus(a, &reads, &(0..a.src.len()))?;
+    if def.mnemonic.starts_with("v_div_fmas") {
+        // v_div_fmas reads vcc implicitly.
+        a.bus.read_key(super::bus::VCC, &(0..a.src.len()));
     }
+    a.check_bus()?;
     if gen.is_gfx9_family() && has_op_sel(def) {
-        let nsel = if def.mnemonic.starts_with("v_cvt_sr_") {
-            3
-        } else {
-            nsrc
-        };
-        if let Some(bits) = a.bits_mod("op_sel", nsel as usize + 1)? {
-            // [src0, src1, (src2,) dst]: the destination bit is bit 3 of the field.
-            let srcs = bits & ((1 << nsel) - 1);
-            let dst = (bits >> nsel) & 1;
-            a.set(Field::OpSel, srcs | dst << 3);
-        }
+        vop3_op_sel(a, def, nsrc)?;
     }
-    if a.flag("clamp") {
+    if take_clamp(a, &caps)? {
         set_clamp(a, vop3b);
     }
-    let om = omod(a)?;
+    let om = take_omod(a, &caps)?;
     a.set(Field::Omod, om);
+    Ok(())
+}
+
+/// gfx9 `op_sel:[src0, src1, (src2,) dst]`: the destination bit is bit 3 of the field.
+fn vop3_op_sel(a: &mut Asm<'_>, def: &InstrDef, nsrc: u32) -> Result<(), AsmError> {
+    // gfx940's v_cvt_sr_*: the tied byte-select input counts as a third source.
+    let nsel = if def.mnemonic.starts_with("v_cvt_sr_") {
+        3
+    } else {
+        nsrc
+    };
+    if let Some(bits) = a.bits_mod("op_sel", nsel as usize + 1)? {
+        let srcs = bits & ((1 << nsel) - 1);
+        let dst = (bits >> nsel) & 1;
+        a.set(Field::OpSel, srcs | dst << 3);
+    }
     Ok(())
 }
 
 /// The f16 interpolation rows: `vdst, vsrc, attrN.C[, src2] [high] [clamp] [omod]`.
 fn encode_interp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
     let has_src2 = def.operand(Role::Src2).is_some();
+    let caps = Caps::vop3(def, a.gen);
     expect_count(ops, 3 + has_src2 as usize, a.src)?;
+    caps.check_src(1, &ops[1])?;
+    if has_src2 {
+        caps.check_src(2, &ops[3])?;
+    }
     let v = a.vreg(&ops[0], 1, false)?;
     a.set(Field::Vdst, v);
     let v = a.vreg(&plain(&ops[1]), 1, false)?;
@@ -137,7 +158,7 @@ fn encode_interp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(),
         .strip_prefix("attr")
         .and_then(|t| t.split_once('.'))
         .and_then(|(n, c)| Some((n.parse::<u32>().ok()?, "xyzw".find(c)? as u32)))
-        .filter(|&(n, _)| n < 64)
+        .filter(|&(n, _)| n <= 32)
         .ok_or_else(|| AsmError::new(ops[2].span.clone(), INVALID_OPERAND))?;
     let high = u32::from(a.flag("high"));
     a.set(Field::Src0, n | c << 6 | high << 8);
@@ -146,10 +167,10 @@ fn encode_interp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(),
         a.set(Field::Src2, 256 + v);
         set_src_mods(a, 2, &ops[3])?;
     }
-    if a.flag("clamp") {
+    if take_clamp(a, &caps)? {
         a.set(Field::Clamp, 1);
     }
-    let om = omod(a)?;
+    let om = take_omod(a, &caps)?;
     a.set(Field::Omod, om);
     Ok(())
 }
@@ -163,8 +184,10 @@ pub(super) fn encode_vop3p(
     let gen = a.gen;
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
     if def.has(flags::MAI) {
+        a.order = order::MAI;
         return encode_mai(a, def, ops);
     }
+    a.order = order::VOP3P;
     expect_count(ops, def.operands.len(), a.src)?;
     if def.has(flags::ACCSRC0) || def.has(flags::ACCDST) {
         return encode_accvgpr(a, def, ops);
@@ -198,6 +221,7 @@ pub(super) fn encode_vop3p(
             _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
         }
     }
+    a.check_bus()?;
     let n = nsrc as usize;
     let op_sel = a.bits_mod("op_sel", n)?.unwrap_or(0);
     let hi_default = if mix { 0 } else { 0b111 };
@@ -209,6 +233,13 @@ pub(super) fn encode_vop3p(
     if !mix {
         neg_lo = a.bits_mod("neg_lo", n)?.unwrap_or(0);
         neg_hi = a.bits_mod("neg_hi", n)?.unwrap_or(0);
+    }
+    // gfx940's dot products take neither op_sel nor a partial op_sel_hi.
+    if gen == Gen::Gfx940
+        && def.mnemonic.starts_with("v_dot")
+        && (op_sel != 0 || op_sel_hi & 7 != 7)
+    {
+        return Err(AsmError::new(0..a.src.len(), "invalid op_sel operand"));
     }
     a.set(Field::OpSel, op_sel);
     a.set(Field::OpSelHi, op_sel_hi & 3);
@@ -288,6 +319,12 @@ fn encode_mai(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
                     return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
                 }
                 256 + n
+            }
+            _ if gen == Gen::Gfx908 && !matches!(o.value, Value::Reg(_)) => {
+                return Err(AsmError::new(
+                    o.span.clone(),
+                    "inline constants are not allowed for this operand",
+                ))
             }
             _ => {
                 let t = if def.mnemonic.starts_with("v_mfma_f64") {

@@ -52,7 +52,7 @@ fn repo() -> PathBuf {
 
 fn kernel_dir() -> Option<PathBuf> {
     let dir = repo().join("target/kernels");
-    if !dir.join("gfx942").exists() {
+    if !dir.join(".complete").exists() {
         let status = Command::new("bash")
             .arg(repo().join("scripts/build-kernels.sh"))
             .arg(&dir)
