@@ -227,13 +227,15 @@ pub fn waitcnt_default(gen: Gen) -> u32 {
     }
 }
 
-/// Applies one counter `name(value)` to a waitcnt word.
+/// Applies one counter `name(value)` to a waitcnt word. `span` covers the counter,
+/// `value_span` its value (where llvm-mc reports a value out of range).
 pub fn waitcnt_counter(
     gen: Gen,
     word: u32,
     name: &str,
     value: i64,
     span: &Range<usize>,
+    value_span: &Range<usize>,
 ) -> Result<u32, AsmError> {
     let (base, sat) = match name.strip_suffix("_sat") {
         Some(b) => (b, true),
@@ -254,7 +256,7 @@ pub fn waitcnt_counter(
     let v = if value > max || value < 0 {
         if !sat {
             return Err(AsmError::new(
-                span.clone(),
+                value_span.clone(),
                 format!("too large value for {name}"),
             ));
         }

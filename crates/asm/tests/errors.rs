@@ -24,6 +24,24 @@ fn mnemonic_errors() {
     check(
         "gfx900",
         &[
+            // llvm-mc: "expected a 16-bit unsigned offset" at 1:21; ds_swizzle_b32 at the
+            // value (1:30).
+            (
+                "ds_write_b32 v0, v1 offset:70000",
+                "expected a 16-bit unsigned offset",
+                Some(20),
+            ),
+            (
+                "ds_swizzle_b32 v0, v1 offset:70000",
+                "expected a 16-bit offset",
+                Some(29),
+            ),
+            // The VOP3 form matches, then fails validation: its error wins (1:19).
+            (
+                "v_add_f32 v0, s1, s2",
+                "invalid operand (violates constant bus restrictions)",
+                Some(18),
+            ),
             (
                 "v_ad_f32 v0, v1, v2",
                 "invalid instruction, did you mean: v_add_f32?",
@@ -43,6 +61,95 @@ fn mnemonic_errors() {
     );
 }
 
+/// llvm-mc lists every mnemonic of the target's default asm variant within two insertions or
+/// deletions, sorted bytewise; VOP3-only mnemonics are never offered (llvm-mc -mcpu as named).
+#[test]
+fn mnemonic_suggestions_list_every_candidate() {
+    check(
+        "gfx900",
+        &[
+            (
+                "s_nopp",
+                "invalid instruction, did you mean: ds_nop, s_nop?",
+                Some(0),
+            ),
+            (
+                "s_endpgmm",
+                "invalid instruction, did you mean: s_endpgm?",
+                Some(0),
+            ),
+            ("s_bogus", "invalid instruction", Some(0)),
+            (
+                "  s_nopp 0",
+                "invalid instruction, did you mean: ds_nop, s_nop?",
+                Some(2),
+            ),
+            (
+                "s_nopp_e32",
+                "invalid instruction, did you mean: ds_nop, s_nop?",
+                Some(0),
+            ),
+            ("v_mad_f3 v0, v1, v2, v3", "invalid instruction", Some(0)),
+            ("v_add_f32_e3 v0, v1, v2", "invalid instruction", Some(0)),
+            (
+                "ds_writ_b32 v0, v1",
+                "invalid instruction, did you mean: ds_write2_b32, ds_write_b32?",
+                Some(0),
+            ),
+            (
+                "v_cmp_eq_f3 vcc, v0, v1",
+                "invalid instruction, did you mean: v_cmp_eq_f32, v_cmp_neq_f32, v_cmpx_eq_f32?",
+                Some(0),
+            ),
+            (
+                "v_readlane_b3 s0, v1, 0",
+                "invalid instruction, did you mean: v_readlane_b32?",
+                Some(0),
+            ),
+            (
+                "v_cvt_pkrtz_f16_f3 v0, v1, v2",
+                "invalid instruction",
+                Some(0),
+            ),
+        ],
+    );
+    check(
+        "gfx600",
+        &[
+            (
+                "v_cvt_pkrtz_f16_f3 v0, v1, v2",
+                "invalid instruction, did you mean: v_cvt_pkrtz_f16_f32?",
+                Some(0),
+            ),
+            (
+                "v_add_co_u3 v0, vcc, v1, v2",
+                "invalid instruction, did you mean: v_add_co_u32?",
+                Some(0),
+            ),
+            (
+                "v_fmac_f32x v0, v1, v2",
+                "invalid instruction, did you mean: v_mac_f32?",
+                Some(0),
+            ),
+        ],
+    );
+    check(
+        "gfx940",
+        &[
+            (
+                "v_mac_f32x v0, v1, v2",
+                "invalid instruction, did you mean: v_fmac_f32?",
+                Some(0),
+            ),
+            (
+                "v_madmk_f32x v0, v1, 1.0, v2",
+                "invalid instruction",
+                Some(0),
+            ),
+        ],
+    );
+}
+
 #[test]
 fn operand_count_and_class_errors() {
     check(
@@ -53,8 +160,30 @@ fn operand_count_and_class_errors() {
                 "invalid operand for instruction",
                 Some(18),
             ),
-            ("s_mov_b32 s0", "too few operands for instruction", None),
-            ("v_add_f32 v0, v1", "too few operands for instruction", None),
+            // llvm-mc puts the caret of a missing operand at the mnemonic (1:1, or 1:3 after
+            // two blanks).
+            ("s_mov_b32 s0", "too few operands for instruction", Some(0)),
+            (
+                "v_add_f32 v0, v1",
+                "too few operands for instruction",
+                Some(0),
+            ),
+            ("s_mov_b32", "too few operands for instruction", Some(0)),
+            (
+                "  v_add_f32 v0, v1,",
+                "too few operands for instruction",
+                Some(2),
+            ),
+            (
+                "v_mad_f32 v0, v1, v2",
+                "too few operands for instruction",
+                Some(0),
+            ),
+            (
+                "v_add_f32_dpp v0, v1, v2",
+                "too few operands for instruction",
+                Some(0),
+            ),
             (
                 "v_add_f32 v0, v1, v2 foo",
                 "invalid operand for instruction",
@@ -221,7 +350,18 @@ fn symbolic_operand_errors() {
                 "invalid message stream id",
                 None,
             ),
-            ("s_waitcnt vmcnt(64)", "too large value for vmcnt", None),
+            // llvm-mc points at the value: 1:17, and 1:18 for `vmcnt( 100 )`.
+            ("s_waitcnt vmcnt(64)", "too large value for vmcnt", Some(16)),
+            (
+                "s_waitcnt vmcnt( 100 )",
+                "too large value for vmcnt",
+                Some(17),
+            ),
+            (
+                "s_waitcnt expcnt(9) & lgkmcnt(0)",
+                "too large value for expcnt",
+                Some(17),
+            ),
             ("s_waitcnt foo(1)", "invalid counter name foo", None),
             (
                 "ds_swizzle_b32 v1, v2 offset:swizzle(FOO)",

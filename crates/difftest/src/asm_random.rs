@@ -962,6 +962,12 @@ pub fn known_llvm_bug(
     if buffer && big_offset {
         return Some("buffer offset of more than 12 bits truncated");
     }
+    // Two encoding suffixes (`v_rcp_f32_e32_e64`): llvm-mc takes the outer one.
+    let suffixes = ["_e32", "_e64", "_sdwa", "_dpp"];
+    let inner = suffixes.iter().find_map(|sfx| p.mnemonic.strip_suffix(sfx));
+    if inner.is_some_and(|m| suffixes.iter().any(|sfx| m.ends_with(sfx))) {
+        return Some("two encoding suffixes accepted");
+    }
     None
 }
 

@@ -81,7 +81,7 @@ pub(super) fn encode_ds(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Res
         a.set(Field::Offset, v);
     } else if let Some((v, span)) = a.int_mod("offset")? {
         if !(0..65536).contains(&v) {
-            return Err(AsmError::new(span, "expected a 16-bit offset"));
+            return Err(AsmError::new(span, "expected a 16-bit unsigned offset"));
         }
         a.set(Field::Offset, v as u32);
     }
@@ -105,7 +105,14 @@ fn swizzle_offset(a: &mut Asm<'_>) -> Result<u32, AsmError> {
             symbolic::swizzle(a.src, args, &m.span)
         }
         ModValue::Int(v) if (0..65536).contains(v) => Ok(*v as u32),
-        _ => Err(AsmError::new(m.span.clone(), "expected a 16-bit offset")),
+        _ => {
+            // llvm-mc points at the value, after `offset:`.
+            let text = &a.src[m.span.clone()];
+            let colon = text.find(':').map_or(0, |i| i + 1);
+            let blanks = text[colon..].len() - text[colon..].trim_start().len();
+            let start = m.span.start + colon + blanks;
+            Err(AsmError::new(start..m.span.end, "expected a 16-bit offset"))
+        }
     }
 }
 

@@ -7,6 +7,7 @@ mod memory;
 mod misc;
 mod order;
 mod scalar;
+mod spell;
 mod vop;
 mod vop3;
 
@@ -90,7 +91,7 @@ pub fn assemble_instruction(
         name
     };
     let Some((rows, want)) = lookup(key) else {
-        return Err(vec![unknown_mnemonic(&parsed, key)]);
+        return Err(vec![unknown_mnemonic(target, &parsed, key)]);
     };
     check_registers(target, &parsed)?;
     let mut first_err: Option<AsmError> = None;
@@ -187,35 +188,11 @@ fn encode_row(a: &mut Asm<'_>, def: &InstrDef, s: &Stmt<'_>, want: Want) -> Resu
     }
 }
 
-/// `invalid instruction`, with LLVM's "did you mean" suggestion for a near mnemonic.
-fn unknown_mnemonic(s: &Stmt<'_>, name: &str) -> AsmError {
-    let mut best: Option<(usize, &str)> = None;
-    for &m in mnemonic_map().keys() {
-        let d = edit_distance(name, m);
-        if d <= 4 && best.is_none_or(|(bd, bm)| d < bd || (d == bd && m < bm)) {
-            best = Some((d, m));
-        }
-    }
-    let msg = match best {
-        Some((_, m)) => format!("invalid instruction, did you mean: {m}?"),
-        None => "invalid instruction".to_string(),
-    };
-    AsmError::new(s.mnemonic_span.clone(), msg)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b = b.as_bytes();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.bytes().enumerate() {
-        cur[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
+fn unknown_mnemonic(target: &Target, s: &Stmt<'_>, name: &str) -> AsmError {
+    AsmError::new(
+        s.mnemonic_span.clone(),
+        spell::invalid_instruction(name, target.processor),
+    )
 }
 
 /// The error llvm-mc gives for an operand that does not fit.
@@ -640,14 +617,23 @@ impl<'a> Asm<'a> {
     }
 }
 
-/// The operand at `i`, or an error at the end of the statement.
+/// The operand at `i`, or llvm-mc's error for a missing one.
 pub(crate) fn operand<'o>(
     ops: &'o [Operand],
     i: usize,
     src: &str,
 ) -> Result<&'o Operand, AsmError> {
-    ops.get(i)
-        .ok_or_else(|| AsmError::new(src.len()..src.len(), "too few operands for instruction"))
+    ops.get(i).ok_or_else(|| too_few_operands(src))
+}
+
+/// `too few operands for instruction`, which llvm-mc reports at the mnemonic.
+pub(crate) fn too_few_operands(src: &str) -> AsmError {
+    let rest = src.trim_start();
+    let start = src.len() - rest.len();
+    let len = rest
+        .find(|c: char| c.is_ascii_whitespace())
+        .unwrap_or(rest.len());
+    AsmError::new(start..start + len, "too few operands for instruction")
 }
 
 /// Checks that there are exactly `n` operands.
@@ -656,10 +642,7 @@ pub(crate) fn expect_count(ops: &[Operand], n: usize, src: &str) -> Result<(), A
         return Err(AsmError::new(extra.span.clone(), INVALID_OPERAND));
     }
     if ops.len() < n {
-        return Err(AsmError::new(
-            src.len()..src.len(),
-            "too few operands for instruction",
-        ));
+        return Err(too_few_operands(src));
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The scalar families: SOP2, SOP1, SOPC, SOPK, SOPP, and scalar memory (SMRD, SMEM).
 
 use gcnkit_isa::{flags, DataType, Encoding, Field, Gen, InstrDef, Role};
+use std::ops::Range;
 
 use super::{expect_count, operand, order, Asm, INVALID_OPERAND};
 use crate::error::AsmError;
@@ -274,9 +275,19 @@ fn waitcnt(a: &mut Asm<'_>, ops: &[Operand]) -> Result<u32, AsmError> {
                 ))
             }
         };
-        word = symbolic::waitcnt_counter(a.gen, word, name_text, v, &o.span)?;
+        let value_span = call_args_span(a.src, &o.span);
+        word = symbolic::waitcnt_counter(a.gen, word, name_text, v, &o.span, &value_span)?;
     }
     Ok(word)
+}
+
+/// The text between the parentheses of a call operand, without leading blanks.
+fn call_args_span(src: &str, span: &Range<usize>) -> Range<usize> {
+    let text = &src[span.clone()];
+    let open = text.find('(').map_or(0, |i| i + 1);
+    let rest = &text[open..];
+    let start = span.start + open + (rest.len() - rest.trim_start().len());
+    start..span.end
 }
 
 /// SMRD (gfx6/7) and SMEM (gfx8+).

@@ -41,6 +41,24 @@ const DPP_MODS: &[&str] = &[
     "fi",
 ];
 
+/// The error to report when two forms fail. llvm-mc validates (constant bus, literals, modifier
+/// values) only a form whose operands matched, so a specific error of a later form outranks a
+/// plain operand mismatch of an earlier one.
+fn prefer(earlier: Option<AsmError>, later: AsmError) -> AsmError {
+    match earlier {
+        Some(e) if !is_mismatch(&e) || is_mismatch(&later) => e,
+        _ => later,
+    }
+}
+
+/// True for the errors llvm-mc's matcher gives when a form's operands do not fit.
+fn is_mismatch(e: &AsmError) -> bool {
+    e.message == INVALID_OPERAND
+        || e.message == "too few operands for instruction"
+        || e.message
+            .ends_with("variant of this instruction is not supported")
+}
+
 /// Encodes a VOP1/VOP2/VOPC row in the form the suffix (or the operands) ask for.
 pub(super) fn encode(
     a: &mut Asm<'_>,
@@ -95,7 +113,7 @@ pub(super) fn encode(
         };
         match r.and_then(|()| a.check_all_used()) {
             Ok(()) => return Ok(()),
-            Err(e) => first_err = first_err.or(Some(e)),
+            Err(e) => first_err = Some(prefer(first_err, e)),
         }
     }
     Err(first_err.unwrap_or_else(|| AsmError::new(0..a.src.len(), INVALID_OPERAND)))
@@ -674,7 +692,7 @@ fn dpp_ctrl(a: &mut Asm<'_>) -> Result<u32, AsmError> {
         .find_map(|n| a.mods.iter().find(|m| m.name == *n));
     Err(match first {
         Some(m) => AsmError::new(m.span.clone(), order::NOT_VALID),
-        None => AsmError::new(a.src.len()..a.src.len(), "too few operands for instruction"),
+        None => super::too_few_operands(a.src),
     })
 }
 
