@@ -15,6 +15,8 @@ use gcnkit_disasm::listing::{
 };
 use gcnkit_disasm::{print_instruction, PrintContext};
 use gcnkit_isa::{Instruction, Target};
+
+use crate::rebuild::{render_code_object, ET_DYN};
 use std::collections::HashMap;
 
 /// ELF `st_type` of a symbol without a type.
@@ -141,6 +143,10 @@ pub enum Style {
 
 /// Disassembles a whole input file (ELF or raw machine code) into `out`.
 ///
+/// In [`Style::Source`], a linked code object comes out as source that rebuilds it
+/// (target, symbols, data, kernel descriptors and metadata besides the code; see
+/// [`crate::rebuild`]); relocatable objects and raw code as a code listing.
+///
 /// `name` is used in the llvm-objdump header and in messages; `threads` bounds the threads
 /// of the llvm-objdump listing (0: one per core). Returns what is known about bytes that did
 /// not decode, each with its section name.
@@ -161,6 +167,10 @@ pub fn render(
     if is_elf(bytes) {
         let obj = CodeObject::parse(bytes).with_context(|| format!("'{name}'"))?;
         let target = explicit.unwrap_or(obj.target);
+        if !objdump && obj.e_type == ET_DYN {
+            // A linked code object: source that rebuilds it, not just its code.
+            return render_code_object(name, bytes, &obj, &target, out);
+        }
         if objdump {
             out.buf
                 .push_str(&format!("\n{name}:\tfile format elf64-amdgpu\n"));
@@ -171,14 +181,7 @@ pub fn render(
             ));
         }
         for sec in obj.sections.iter().filter(|s| s.executable) {
-            let symbols: Vec<Symbol> = obj
-                .symbols_in(sec.index)
-                .map(|s| Symbol {
-                    name: s.name.clone(),
-                    addr: s.addr,
-                    untyped: s.st_type == STT_NOTYPE,
-                })
-                .collect();
+            let symbols = listing_symbols(&obj, sec.index);
             let section = Section {
                 name: &sec.name,
                 addr: sec.addr,
@@ -213,10 +216,21 @@ pub fn render(
     Ok(diags)
 }
 
+/// The symbols of section `index` as listing labels.
+pub(crate) fn listing_symbols(obj: &CodeObject<'_>, index: usize) -> Vec<Symbol> {
+    obj.symbols_in(index)
+        .map(|s| Symbol {
+            name: s.name.clone(),
+            addr: s.addr,
+            untyped: s.st_type == STT_NOTYPE,
+        })
+        .collect()
+}
+
 /// Whether the text printed for an instruction assembles back to its bytes (checked once
 /// per distinct encoding). Source listings print the others as `.long`, so that the listing
 /// always reassembles to the original code.
-fn reassembles(target: &Target) -> impl FnMut(&Instruction, &str) -> bool + '_ {
+pub(crate) fn reassembles(target: &Target) -> impl FnMut(&Instruction, &str) -> bool + '_ {
     let mut seen: HashMap<([u8; 12], usize), bool> = HashMap::new();
     move |inst, text| {
         // Branches print labels, which only the whole listing defines; their simm16 always

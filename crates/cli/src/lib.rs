@@ -4,3 +4,4 @@
 pub mod asm;
 pub mod disasm;
 pub mod info;
+pub mod rebuild;

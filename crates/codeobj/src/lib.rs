@@ -29,6 +29,7 @@ pub mod metadata;
 pub mod notes;
 pub mod pgm_rsrc;
 pub mod registers;
+pub mod source;
 pub mod write;
 
 use gcnkit_isa::Target;
