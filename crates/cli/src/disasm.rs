@@ -118,9 +118,8 @@ pub fn run(args: &DisasmArgs) -> Result<ExitCode> {
     } else {
         Style::Source
     };
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    let mut out = Output::streaming(&mut lock);
+    let mut stdout = std::io::stdout();
+    let mut out = Output::streaming(&mut stdout);
     let threads = args.threads.unwrap_or(0);
     let diags = render(&name, &bytes, explicit, style, threads, &mut out)?;
     if let Err(e) = out.finish() {

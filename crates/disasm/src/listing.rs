@@ -128,7 +128,7 @@ fn walk_inner<'l>(
 pub struct Output<'w> {
     /// Text not yet handed to the writer.
     pub buf: String,
-    sink: Option<&'w mut dyn std::io::Write>,
+    sink: Option<&'w mut (dyn std::io::Write + Send)>,
     error: Option<std::io::Error>,
 }
 
@@ -157,7 +157,7 @@ impl<'w> Output<'w> {
     }
 
     /// Streams the listing to `sink` in chunks.
-    pub fn streaming(sink: &'w mut dyn std::io::Write) -> Output<'w> {
+    pub fn streaming(sink: &'w mut (dyn std::io::Write + Send)) -> Output<'w> {
         Output {
             buf: String::with_capacity(CHUNK + 4096),
             sink: Some(sink),

@@ -6,7 +6,7 @@
 //! they are listed in parallel, in work units of whole stretches, and written out in order.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Condvar, Mutex};
+use std::sync::{Condvar, Mutex};
 
 use gcnkit_isa::Target;
 
@@ -156,11 +156,14 @@ fn in_parallel<W>(
 where
     W: Fn(&[Stretch<'_>], &mut LineCache, String) -> (String, Vec<Diagnostic>) + Sync,
 {
-    // Text buffers go back to the workers once written: fresh memory costs a page fault
-    // per 4 KiB, which was a fifth of the run time.
-    let spare: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
-    let written = Mutex::new(0usize);
+    let ordered = Mutex::new(Ordered {
+        out,
+        written: 0,
+        pending: (0..units.len()).map(|_| None).collect(),
+        diags: Vec::new(),
+        spare: Vec::new(),
+    });
     let progress = Condvar::new();
     let ahead = threads * AHEAD_PER_THREAD;
     // Every worker sees most distinct instructions, so each cache is sized for the whole.
@@ -169,53 +172,65 @@ where
         .flat_map(|u| u.iter())
         .map(|s| s.end - s.start)
         .sum();
-    let mut diags = Vec::new();
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel();
-        for _ in 0..threads.min(units.len()) {
-            let tx = tx.clone();
-            let (next, written, progress, work, spare) =
-                (&next, &written, &progress, &work, &spare);
-            scope.spawn(move || {
-                let mut cache = LineCache::new(bytes);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(unit) = units.get(i) else { break };
-                    // Units below `i` are all taken, so the lowest one in flight always
-                    // passes this wait: no deadlock.
-                    let mut w = written.lock().unwrap_or_else(|e| e.into_inner());
-                    while i >= *w + ahead {
-                        w = progress.wait(w).unwrap_or_else(|e| e.into_inner());
-                    }
-                    drop(w);
-                    let buf = spare
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .pop()
-                        .unwrap_or_default();
-                    if tx.send((i, work(unit, &mut cache, buf))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut pending: Vec<Option<(String, Vec<Diagnostic>)>> = vec![None; units.len()];
-        let mut done = 0;
-        for (i, result) in rx {
-            pending[i] = Some(result);
-            while let Some((mut text, d)) = pending.get_mut(done).and_then(Option::take) {
-                out.push_chunk(&text);
-                text.clear();
-                spare.lock().unwrap_or_else(|e| e.into_inner()).push(text);
-                diags.extend(d);
-                done += 1;
-                *written.lock().unwrap_or_else(|e| e.into_inner()) = done;
+    // The calling thread is one of the workers: a separate writer thread cost more in
+    // wake-ups than the writing itself.
+    let worker = || {
+        let mut cache = LineCache::new(bytes);
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(unit) = units.get(i) else { break };
+            // Units below `i` are all taken, so the lowest one in flight always passes
+            // this wait: no deadlock.
+            let mut state = ordered.lock().unwrap_or_else(|e| e.into_inner());
+            while i >= state.written + ahead {
+                state = progress.wait(state).unwrap_or_else(|e| e.into_inner());
+            }
+            let buf = state.spare.pop().unwrap_or_default();
+            drop(state);
+            let result = work(unit, &mut cache, buf);
+            let mut state = ordered.lock().unwrap_or_else(|e| e.into_inner());
+            state.pending[i] = Some(result);
+            if state.flush() {
                 progress.notify_all();
             }
         }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads.min(units.len()) {
+            scope.spawn(worker);
+        }
+        worker();
     });
-    diags
+    ordered
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .diags
+}
+
+/// Listed units waiting to be written in order, and the writer. Whichever worker finishes
+/// the next unit to write writes it (and those after it that are ready).
+struct Ordered<'o, 'w> {
+    out: &'o mut Output<'w>,
+    written: usize,
+    pending: Vec<Option<(String, Vec<Diagnostic>)>>,
+    diags: Vec<Diagnostic>,
+    /// Text buffers written out, for reuse: fresh memory costs a page fault per 4 KiB.
+    spare: Vec<String>,
+}
+
+impl Ordered<'_, '_> {
+    /// Writes the units that are next in order; true if any was written.
+    fn flush(&mut self) -> bool {
+        let start = self.written;
+        while let Some((mut text, d)) = self.pending.get_mut(self.written).and_then(Option::take) {
+            self.out.push_chunk(&text);
+            text.clear();
+            self.spare.push(text);
+            self.diags.extend(d);
+            self.written += 1;
+        }
+        self.written > start
+    }
 }
 
 /// Buffers for printing an instruction that is not cached.
