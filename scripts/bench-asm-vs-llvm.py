@@ -3,9 +3,10 @@
 throughput (source lines per second), peak memory and the ratios.
 
 usage: scripts/bench-asm-vs-llvm.py [FILE.s] [--mcpu CPU] [--runs N]
-Without FILE, the source is `gcn disasm` of the gfx900 rocSPARSE code object with the most code
-(scripts/rocsparse-corpus.sh target/rocsparse), written to target/bench/rocsparse-gfx900.s
-(about 577,000 lines of real code). Builds gcn in release mode first. Both tools write their
+Without FILE, the source is `gcn disasm` of the gfx900 rocSPARSE code object with the most
+executable bytes (scripts/rocsparse-corpus.sh target/rocsparse; the same file as
+scripts/bench-vs-llvm.py), written to target/bench/rocsparse-gfx900.s: over 600,000 lines of
+real code, kernel descriptors, metadata and data, which gcn asm turns back into the same code. Builds gcn in release mode first. Both tools write their
 object to a file under target/bench; the best of N runs counts, the tools alternating.
 """
 import argparse, os, resource, subprocess, sys, time
@@ -13,6 +14,18 @@ from pathlib import Path
 
 repo = Path(__file__).resolve().parent.parent
 llvm = Path(os.environ.get("LLVM19_BIN", "/usr/lib/llvm-19/bin"))
+
+
+def text_bytes(path):
+    """Bytes of the executable sections of an ELF file."""
+    out = subprocess.run([llvm / "llvm-readelf", "-S", "-W", path], capture_output=True,
+                         text=True, check=True).stdout
+    total = 0
+    for line in out.splitlines():
+        parts = line.replace("[ ", "[").split()
+        if len(parts) > 7 and parts[0].startswith("[") and "X" in parts[7]:
+            total += int(parts[5], 16)
+    return total
 
 
 def timed(cmd):
@@ -45,7 +58,7 @@ def main():
     bench.mkdir(parents=True, exist_ok=True)
     path = Path(args.file) if args.file else None
     if path is None:
-        cands = sorted((repo / "target/rocsparse").glob("*gfx900*.co"), key=lambda p: p.stat().st_size)
+        cands = sorted((repo / "target/rocsparse").glob("*gfx900*.co"), key=text_bytes)
         if not cands:
             sys.exit("no FILE given and no gfx900 code object in target/rocsparse "
                      "(run scripts/rocsparse-corpus.sh target/rocsparse)")
@@ -53,9 +66,19 @@ def main():
         with open(path, "w") as f:
             subprocess.run([gcn, "disasm", "--max-warnings", "0", cands[-1]], stdout=f, check=True)
     lines = sum(1 for _ in open(path, errors="replace"))
-    llvm_cmd = [llvm / "llvm-mc", "-triple=amdgcn-amd-amdhsa", f"-mcpu={args.mcpu}",
+    # llvm-mc insists that -mcpu/-mattr match the source's .amdgcn_target line.
+    mcpu, mattr = args.mcpu, ""
+    for line in open(path, errors="replace"):
+        if ".amdgcn_target" in line and "--" in line:
+            parts = line.split("--", 1)[1].strip().strip('"').split(":")
+            mcpu = parts[0]
+            mattr = ",".join(("+" if f.endswith("+") else "-") + f[:-1] for f in parts[1:])
+            break
+    features = [f"-mattr={mattr}"] if mattr else []
+    llvm_cmd = [llvm / "llvm-mc", "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}", *features,
                 "-filetype=obj", path, "-o", bench / "llvm.o"]
-    gcn_cmd = [gcn, "asm", f"--mcpu={args.mcpu}", "-c", path, "-o", bench / "gcn.o"]
+    gcn_cmd = [gcn, "asm", f"--mcpu={mcpu}", *[f"--mattr={mattr}"] * bool(mattr), "-c", path,
+               "-o", bench / "gcn.o"]
     llvm_t = gcn_t = None
     for _ in range(args.runs):
         t = timed(llvm_cmd)

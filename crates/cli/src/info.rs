@@ -31,6 +31,10 @@ pub struct InfoArgs {
     /// One line per code object (target, version, kernel count) instead of the full listing.
     #[arg(long)]
     pub brief: bool,
+    /// Also write each code object found into this directory, named
+    /// `<index>-<bundle entry id>.co` (or `<index>.co` outside bundles).
+    #[arg(long, value_name = "DIR")]
+    pub extract: Option<PathBuf>,
 }
 
 /// Runs `gcn info` and prints to standard output.
@@ -38,6 +42,9 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode> {
     let bytes = std::fs::read(&args.input)
         .with_context(|| format!("cannot read '{}'", args.input.display()))?;
     let out = render(&args.input, &bytes, args.json, args.brief)?;
+    if let Some(dir) = &args.extract {
+        extract(&args.input, &bytes, dir)?;
+    }
     // A closed pipe (`gcn info lib.so | head`) is not an error.
     match std::io::stdout().lock().write_all(out.as_bytes()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
@@ -64,6 +71,32 @@ pub fn render(path: &Path, bytes: &[u8], json: bool, brief: bool) -> Result<Stri
     let mut out = String::new();
     write_contents_text(&mut out, &name, &contents, &infos, brief);
     Ok(out)
+}
+
+/// Writes every code object in `bytes` into `dir`; returns the paths written.
+pub fn extract(path: &Path, bytes: &[u8], dir: &Path) -> Result<Vec<PathBuf>> {
+    let name = path.display().to_string();
+    let contents = code_objects_in(bytes).with_context(|| format!("'{name}'"))?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create '{}'", dir.display()))?;
+    let mut written = Vec::new();
+    for (i, e) in contents.code_objects.iter().enumerate() {
+        // Entry ids hold ':' and '+', fine in file names; anything else odd becomes '_'.
+        let stem = match &e.entry_id {
+            Some(id) => format!(
+                "{i:04}-{}",
+                id.replace(
+                    |c: char| !c.is_ascii_alphanumeric() && !"-_.:+".contains(c),
+                    "_"
+                )
+            ),
+            None => format!("{i:04}"),
+        };
+        let out = dir.join(format!("{stem}.co"));
+        std::fs::write(&out, e.data)
+            .with_context(|| format!("cannot write '{}'", out.display()))?;
+        written.push(out);
+    }
+    Ok(written)
 }
 
 fn origin(e: &Embedded<'_>, index: usize) -> String {

@@ -214,6 +214,29 @@ fn check_bundle(a: &Path, b: &Path) -> PathBuf {
     assert_eq!(objs[1]["target_id"], "gfx906");
     assert_eq!(objs[0]["size"], std::fs::metadata(a).unwrap().len());
     assert_eq!(kernel_names(&objs[1]), kd_symbols(b));
+    // --extract writes the bundled code objects back out, byte for byte.
+    let dir = tmp("extracted");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = gcn(&[
+        "info",
+        "--brief",
+        "--extract",
+        dir.to_str().unwrap(),
+        bundle.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 2);
+    assert_eq!(std::fs::read(&files[0]).unwrap(), std::fs::read(a).unwrap());
+    assert_eq!(std::fs::read(&files[1]).unwrap(), std::fs::read(b).unwrap());
     bundle
 }
 
