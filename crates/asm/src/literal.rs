@@ -21,32 +21,10 @@ pub enum Const {
     Literal(u32),
 }
 
-/// The inline float constants 240..=248 at 16, 32 and 64 bits.
-const F16: [u64; 9] = [
-    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
-];
-const F32: [u64; 9] = [
-    0x3f00_0000,
-    0xbf00_0000,
-    0x3f80_0000,
-    0xbf80_0000,
-    0x4000_0000,
-    0xc000_0000,
-    0x4080_0000,
-    0xc080_0000,
-    0x3e22_f983,
-];
-const F64: [u64; 9] = [
-    0x3fe0_0000_0000_0000,
-    0xbfe0_0000_0000_0000,
-    0x3ff0_0000_0000_0000,
-    0xbff0_0000_0000_0000,
-    0x4000_0000_0000_0000,
-    0xc000_0000_0000_0000,
-    0x4010_0000_0000_0000,
-    0xc010_0000_0000_0000,
-    0x3fc4_5f30_6dc9_c882,
-];
+// The inline float constants 240..=248 at 16, 32 and 64 bits (one table, in gcnkit-isa).
+use gcnkit_isa::constants::{
+    INLINE_FLOAT_F16 as F16, INLINE_FLOAT_F32 as F32, INLINE_FLOAT_F64 as F64,
+};
 
 /// Why a constant does not fit an operand.
 pub const INVALID: &str = "invalid operand for instruction";

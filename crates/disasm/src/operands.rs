@@ -76,40 +76,15 @@ fn special_name(s: Special, dwords: u32) -> Option<&'static str> {
     })
 }
 
-/// Bit patterns of the inline float constants 240..=247 (0.5, -0.5, 1.0, -1.0, 2.0, -2.0,
-/// 4.0, -4.0) and 248 (1/(2*pi)) at 16, 32 and 64 bits.
-const INLINE_F16: [u64; 9] = [
-    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
-];
-const INLINE_F32: [u64; 9] = [
-    0x3f00_0000,
-    0xbf00_0000,
-    0x3f80_0000,
-    0xbf80_0000,
-    0x4000_0000,
-    0xc000_0000,
-    0x4080_0000,
-    0xc080_0000,
-    0x3e22_f983,
-];
-const INLINE_F64: [u64; 9] = [
-    0x3fe0_0000_0000_0000,
-    0xbfe0_0000_0000_0000,
-    0x3ff0_0000_0000_0000,
-    0xbff0_0000_0000_0000,
-    0x4000_0000_0000_0000,
-    0xc000_0000_0000_0000,
-    0x4010_0000_0000_0000,
-    0xc010_0000_0000_0000,
-    0x3fc4_5f30_6dc9_c882,
-];
+use gcnkit_isa::constants::{INLINE_FLOAT_F16, INLINE_FLOAT_F32, INLINE_FLOAT_F64};
+
 const INLINE_TEXT: [&str; 8] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"];
 
 fn float_table(bits: u32) -> &'static [u64; 9] {
     match bits {
-        16 => &INLINE_F16,
-        64 => &INLINE_F64,
-        _ => &INLINE_F32,
+        16 => &INLINE_FLOAT_F16,
+        64 => &INLINE_FLOAT_F64,
+        _ => &INLINE_FLOAT_F32,
     }
 }
 
@@ -165,7 +140,7 @@ pub fn push_literal16(out: &mut String, gen: Gen, literal: u32, ty: DataType) {
         let limit = if gen.is_si_ci() { 8 } else { 9 };
         let half_float = ty.is_float()
             && !(-16..=64).contains(&(literal as i32))
-            && INLINE_F16[..limit].contains(&u64::from(literal));
+            && INLINE_FLOAT_F16[..limit].contains(&u64::from(literal));
         if half_float {
             push_imm(out, gen, u64::from(literal), DataType::F16);
         } else if ty.is_float() && !(-16..=64).contains(&(literal as i32)) {
@@ -181,7 +156,7 @@ pub fn push_literal16(out: &mut String, gen: Gen, literal: u32, ty: DataType) {
         let signed = i32::from(half as u16 as i16);
         if (-16..=64).contains(&signed) {
             push_i64(out, signed as i64);
-        } else if let Some(i) = INLINE_F16[..limit]
+        } else if let Some(i) = INLINE_FLOAT_F16[..limit]
             .iter()
             .position(|&v| v == u64::from(half))
         {
@@ -194,7 +169,7 @@ pub fn push_literal16(out: &mut String, gen: Gen, literal: u32, ty: DataType) {
     let signed = literal as i32;
     if (-16..=64).contains(&signed) {
         push_i64(out, signed as i64);
-    } else if let Some(i) = INLINE_F32[..limit]
+    } else if let Some(i) = INLINE_FLOAT_F32[..limit]
         .iter()
         .position(|&v| v == u64::from(literal))
     {

@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod constants;
 pub mod decode;
 pub mod encoding;
 #[allow(missing_docs)]
