@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use gcnkit_isa::constants::{buf_num_format_name, BUF_DATA_FORMATS};
 use gcnkit_isa::Gen;
 
 use crate::error::AsmError;
@@ -364,45 +365,14 @@ pub fn gpr_idx(src: &str, args: &[Arg], span: &Range<usize>) -> Result<u32, AsmE
     Ok(mask)
 }
 
-/// MTBUF data format names.
-pub const DATA_FORMATS: [&str; 16] = [
-    "BUF_DATA_FORMAT_INVALID",
-    "BUF_DATA_FORMAT_8",
-    "BUF_DATA_FORMAT_16",
-    "BUF_DATA_FORMAT_8_8",
-    "BUF_DATA_FORMAT_32",
-    "BUF_DATA_FORMAT_16_16",
-    "BUF_DATA_FORMAT_10_11_11",
-    "BUF_DATA_FORMAT_11_11_10",
-    "BUF_DATA_FORMAT_10_10_10_2",
-    "BUF_DATA_FORMAT_2_10_10_10",
-    "BUF_DATA_FORMAT_8_8_8_8",
-    "BUF_DATA_FORMAT_32_32",
-    "BUF_DATA_FORMAT_16_16_16_16",
-    "BUF_DATA_FORMAT_32_32_32",
-    "BUF_DATA_FORMAT_32_32_32_32",
-    "BUF_DATA_FORMAT_RESERVED_15",
-];
-
-/// The number format with value `n`'s names (gfx6/7 call 6 `SNORM_OGL`).
+/// The number format named `name` on `gen`.
 pub fn num_format(gen: Gen, name: &str) -> Option<u32> {
-    Some(match name {
-        "BUF_NUM_FORMAT_UNORM" => 0,
-        "BUF_NUM_FORMAT_SNORM" => 1,
-        "BUF_NUM_FORMAT_USCALED" => 2,
-        "BUF_NUM_FORMAT_SSCALED" => 3,
-        "BUF_NUM_FORMAT_UINT" => 4,
-        "BUF_NUM_FORMAT_SINT" => 5,
-        "BUF_NUM_FORMAT_SNORM_OGL" if gen.is_si_ci() => 6,
-        "BUF_NUM_FORMAT_RESERVED_6" if !gen.is_si_ci() => 6,
-        "BUF_NUM_FORMAT_FLOAT" => 7,
-        _ => return None,
-    })
+    (0..8).find(|&n| buf_num_format_name(gen, n) == Some(name))
 }
 
 /// The data format named `name`.
 pub fn data_format(name: &str) -> Option<u32> {
-    DATA_FORMATS
+    BUF_DATA_FORMATS
         .iter()
         .position(|&n| n == name)
         .map(|i| i as u32)

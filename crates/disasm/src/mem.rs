@@ -7,6 +7,7 @@
 
 use std::fmt::Write as _;
 
+use gcnkit_isa::constants::{buf_num_format_name, BUF_DATA_FORMATS};
 use gcnkit_isa::{flags, DataType, Encoding, Field, Gen, InstrDef, Instruction, Role};
 
 use crate::operands::{push_scalar_reg, push_src, push_vreg};
@@ -370,36 +371,6 @@ fn push_cache_bits(out: &mut String, gen: Gen, glc: bool, slc: bool, sc1: bool) 
     }
 }
 
-const DATA_FORMATS: [&str; 16] = [
-    "BUF_DATA_FORMAT_INVALID",
-    "BUF_DATA_FORMAT_8",
-    "BUF_DATA_FORMAT_16",
-    "BUF_DATA_FORMAT_8_8",
-    "BUF_DATA_FORMAT_32",
-    "BUF_DATA_FORMAT_16_16",
-    "BUF_DATA_FORMAT_10_11_11",
-    "BUF_DATA_FORMAT_11_11_10",
-    "BUF_DATA_FORMAT_10_10_10_2",
-    "BUF_DATA_FORMAT_2_10_10_10",
-    "BUF_DATA_FORMAT_8_8_8_8",
-    "BUF_DATA_FORMAT_32_32",
-    "BUF_DATA_FORMAT_16_16_16_16",
-    "BUF_DATA_FORMAT_32_32_32",
-    "BUF_DATA_FORMAT_32_32_32_32",
-    "BUF_DATA_FORMAT_RESERVED_15",
-];
-
-const NUM_FORMATS: [&str; 8] = [
-    "BUF_NUM_FORMAT_UNORM",
-    "BUF_NUM_FORMAT_SNORM",
-    "BUF_NUM_FORMAT_USCALED",
-    "BUF_NUM_FORMAT_SSCALED",
-    "BUF_NUM_FORMAT_UINT",
-    "BUF_NUM_FORMAT_SINT",
-    "BUF_NUM_FORMAT_RESERVED_6",
-    "BUF_NUM_FORMAT_FLOAT",
-];
-
 /// ` format:[DFMT,NFMT]`, each part left out at its default (dfmt 1, nfmt 0), the whole
 /// omitted when both are.
 fn push_format(out: &mut String, gen: Gen, dfmt: u32, nfmt: u32) {
@@ -410,18 +381,13 @@ fn push_format(out: &mut String, gen: Gen, dfmt: u32, nfmt: u32) {
     }
     out.push_str(" format:[");
     if show_d {
-        out.push_str(DATA_FORMATS.get(dfmt as usize).copied().unwrap_or(""));
+        out.push_str(BUF_DATA_FORMATS.get(dfmt as usize).copied().unwrap_or(""));
         if show_n {
             out.push(',');
         }
     }
     if show_n {
-        // LLVM names number format 6 differently on gfx6/gfx7.
-        let name = match nfmt {
-            6 if gen.is_si_ci() => "BUF_NUM_FORMAT_SNORM_OGL",
-            _ => NUM_FORMATS.get(nfmt as usize).copied().unwrap_or(""),
-        };
-        out.push_str(name);
+        out.push_str(buf_num_format_name(gen, nfmt).unwrap_or(""));
     }
     out.push(']');
 }
