@@ -92,6 +92,41 @@ fn forward_branches_and_expressions_resolve() {
     );
 }
 
+#[test]
+fn branch_distances_round_toward_zero_as_llvm_mc_rounds_them() {
+    // llvm-mc-19 -filetype=obj: a target one byte past the branch's end is 0 dwords away,
+    // one byte before the branch -5 bytes, i.e. -1 dword (0xffff); neither is an error.
+    assert_eq!(
+        text(".text\n  s_cbranch_scc1 .La\n  .byte 1\n.La:\n"),
+        [0x00, 0x00, 0x85, 0xbf, 0x01]
+    );
+    assert_eq!(
+        text(".text\n.Lb: .byte 1\n  s_cbranch_scc1 .Lb\n"),
+        [0x01, 0xff, 0xff, 0x85, 0xbf]
+    );
+}
+
+#[test]
+fn purgem_forgets_a_macro() {
+    // llvm-mc-19's messages and columns for each misuse, and its bytes.
+    let src = "\t.purgem foo\n\t.purgem\n\t.macro foo\n\ts_nop 0\n\t.endm\n\tfoo\n\t.purgem foo\n\tfoo\n\t.purgem FOO x\n";
+    assert_eq!(
+        errors(src),
+        [
+            (1, 2, "macro 'foo' is not defined".to_string()),
+            (
+                2,
+                9,
+                "expected identifier in '.purgem' directive".to_string()
+            ),
+            (8, 2, "invalid instruction".to_string()),
+            (9, 14, "expected newline".to_string()),
+        ]
+    );
+    let src = "\t.macro s_nop n\n\t.byte \\n\n\t.endm\n\ts_nop 7\n\t.purgem s_nop\n\ts_nop 7\n";
+    assert_eq!(text(&format!("\t.text\n{src}")), [7, 7, 0, 0x80, 0xbf]);
+}
+
 struct Files(HashMap<&'static str, &'static str>);
 
 impl FileLoader for Files {

@@ -44,6 +44,10 @@ pub struct AsmArgs {
     /// Directories searched by `.include` after the including file's own.
     #[arg(short = 'I')]
     pub include: Vec<PathBuf>,
+    /// Threads that assemble instructions ahead (default: one per core, for files of
+    /// 1 MiB or more; 1 for none). The output is the same for any number.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 /// Runs `gcn asm`.
@@ -61,6 +65,7 @@ pub fn run(args: &AsmArgs) -> Result<ExitCode> {
     let options = Options {
         target,
         record_instructions: listing,
+        threads: args.threads.unwrap_or(0),
         ..Options::default()
     };
     let loader: Box<dyn FileLoader> = if args.input.as_os_str() == "-" && args.include.is_empty() {

@@ -55,12 +55,22 @@ fn kernel_corpus() -> Option<PathBuf> {
     Some(dir)
 }
 
+/// Assembles `source` on one thread, and again with threads assembling ahead (the pre-pass
+/// that large files get); the two must give the same object.
 fn assemble(name: &str, source: &str, mcpu: Option<&str>) -> Result<Program, String> {
-    let options = Options {
+    let options = |threads| Options {
         target: mcpu.map(|m| gcnkit_isa::Target::parse(m, None).expect("known processor")),
+        threads,
         ..Options::default()
     };
-    program::assemble(name, source, &options, &NoIncludes).map_err(|e| e.to_string())
+    let one =
+        program::assemble(name, source, &options(1), &NoIncludes).map_err(|e| e.to_string())?;
+    let three = program::assemble(name, source, &options(3), &NoIncludes)
+        .map_err(|e| format!("with threads: {e}"))?;
+    if elf::write_relocatable(&one) != elf::write_relocatable(&three) {
+        return Err("the object differs when threads assemble ahead".into());
+    }
+    Ok(one)
 }
 
 #[test]

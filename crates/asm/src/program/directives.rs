@@ -340,6 +340,7 @@ impl Asm<'_> {
     fn block_directive(&mut self, name: &str, col: usize, args: &str, args_col: usize) -> bool {
         match name {
             ".macro" => self.define_macro(args, args_col),
+            ".purgem" => self.purge_macro(args, args_col, col),
             ".rept" => {
                 let count = self.const_expr(args, args_col);
                 let Some((body, line)) =
@@ -391,9 +392,10 @@ impl Asm<'_> {
         while let Some((s, e)) = frame.next_raw() {
             let raw = &frame.text[s..e];
             let word = first_word(raw);
-            if starts.contains(&word.as_str()) {
+            let is = |name: &str| word.eq_ignore_ascii_case(name);
+            if starts.iter().any(|s| is(s)) {
                 depth += 1;
-            } else if word == end || (end == ".endm" && word == ".endmacro") {
+            } else if is(end) || (end == ".endm" && is(".endmacro")) {
                 if depth == 0 {
                     return Some((body, first_line));
                 }
@@ -445,6 +447,28 @@ impl Asm<'_> {
     }
 
     /// `.macro name params...`: records the body up to `.endm`.
+    /// `.purgem NAME`: forgets a macro.
+    fn purge_macro(&mut self, args: &str, args_col: usize, col: usize) {
+        let start = skip_space(args, 0);
+        let end = word_end(args, start);
+        let name = &args[start..end];
+        if name.is_empty() || !crate::lex::is_ident_start(name.as_bytes()[0]) {
+            self.error_at(
+                args_col + start,
+                "expected identifier in '.purgem' directive",
+            );
+            return;
+        }
+        let rest = skip_space(args, end);
+        if rest < args.len() {
+            self.error_at(args_col + rest, "expected newline");
+            return;
+        }
+        if self.macros.remove(name).is_none() {
+            self.error_at(col, format!("macro '{name}' is not defined"));
+        }
+    }
+
     fn define_macro(&mut self, args: &str, args_col: usize) {
         let args = args.trim();
         let name_end = word_end(args, 0);
@@ -607,26 +631,9 @@ impl Asm<'_> {
 
     /// `.amdgcn_target "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"`.
     fn amdgcn_target(&mut self, args: &str, args_col: usize) {
-        let text = unquote(args.trim());
-        let Some(id) = text.strip_prefix("amdgcn-amd-amdhsa--") else {
-            self.error_at(
-                args_col,
-                "target id must be of the form amdgcn-amd-amdhsa--<processor>[:feature(+|-)]...",
-            );
-            return;
-        };
-        let mut parts = id.split(':');
-        let processor = parts.next().unwrap_or("");
-        let mattr: Vec<String> = parts
-            .map(|f| match f.strip_suffix('+') {
-                Some(name) => format!("+{name}"),
-                None => format!("-{}", f.trim_end_matches('-')),
-            })
-            .collect();
-        let mattr = mattr.join(",");
-        let parsed = Target::parse(processor, (!mattr.is_empty()).then_some(mattr.as_str()));
+        let parsed = parse_target_id(args);
         match (parsed, &self.target) {
-            (Err(e), _) => self.error_at(args_col, e.to_string()),
+            (Err(e), _) => self.error_at(args_col, e),
             (Ok(t), Some(given)) if given.processor.name != t.processor.name => {
                 let _ = t;
                 self.error_at(
@@ -641,6 +648,27 @@ impl Asm<'_> {
             (Ok(_), Some(_)) => {}
         }
     }
+}
+
+/// The target an `.amdgcn_target` directive names (its arguments, quoted or not).
+pub(crate) fn parse_target_id(args: &str) -> Result<Target, String> {
+    let text = unquote(args.trim());
+    let Some(id) = text.strip_prefix("amdgcn-amd-amdhsa--") else {
+        return Err(
+            "target id must be of the form amdgcn-amd-amdhsa--<processor>[:feature(+|-)]...".into(),
+        );
+    };
+    let mut parts = id.split(':');
+    let processor = parts.next().unwrap_or("");
+    let mattr: Vec<String> = parts
+        .map(|f| match f.strip_suffix('+') {
+            Some(name) => format!("+{name}"),
+            None => format!("-{}", f.trim_end_matches('-')),
+        })
+        .collect();
+    let mattr = mattr.join(",");
+    Target::parse(processor, (!mattr.is_empty()).then_some(mattr.as_str()))
+        .map_err(|e| e.to_string())
 }
 
 /// ELF flags and type a section gets from its name alone.
@@ -761,13 +789,15 @@ fn substitute(body: &str, params: &[(&str, &str)], count: Option<usize>) -> Stri
     out
 }
 
-/// The first word of a raw line, lower-cased (for finding the end of a block).
-fn first_word(raw: &str) -> String {
+/// The first word of a raw line (up to white space or `;`), as written: directive names are
+/// compared without regard to case.
+pub(crate) fn first_word(raw: &str) -> &str {
     let t = raw.trim_start();
     let end = t
-        .find(|c: char| c.is_ascii_whitespace() || c == ';')
+        .bytes()
+        .position(|c| c.is_ascii_whitespace() || c == b';')
         .unwrap_or(t.len());
-    t[..end].to_ascii_lowercase()
+    &t[..end]
 }
 
 /// `s` without surrounding double quotes, if it has them.

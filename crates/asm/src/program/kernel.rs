@@ -199,7 +199,11 @@ impl Asm<'_> {
     /// `.note` section as llvm-mc writes it.
     pub(crate) fn emit_metadata(&mut self) {
         for (yaml, loc) in std::mem::take(&mut self.metadata) {
-            match metadata_note_from_yaml(&yaml) {
+            let converted = self
+                .prepass
+                .as_ref()
+                .and_then(|r| r.prepass().metadata_note(&yaml).cloned());
+            match converted.unwrap_or_else(|| metadata_note_from_yaml(&yaml)) {
                 Ok(note) => {
                     let i = self.section_index(".note", SHF_ALLOC, SHT_NOTE);
                     let section = &mut self.sections[i];

@@ -14,6 +14,7 @@ mod directives;
 pub mod elf;
 mod input;
 mod kernel;
+mod prepass;
 mod resolve;
 mod state;
 mod symbols;
@@ -37,15 +38,21 @@ pub struct Options {
     /// Largest section size in bytes; a source that would grow a section beyond it (a
     /// mistyped `.fill` count, a runaway `.rept`) stops with an error.
     pub max_section_size: u64,
+    /// Threads that assemble the root file's instruction statements ahead of the one
+    /// sequential pass: 0 uses one per core for files of 1 MiB or more, 1 none; 2 or more
+    /// that many for any file. The output does not depend on it.
+    pub threads: usize,
 }
 
 impl Default for Options {
-    /// No target given, no instruction record, sections of up to 1 GiB.
+    /// No target given, no instruction record, sections of up to 1 GiB, threads chosen by
+    /// the file's size.
     fn default() -> Options {
         Options {
             target: None,
             record_instructions: false,
             max_section_size: 1 << 30,
+            threads: 0,
         }
     }
 }

@@ -217,9 +217,11 @@ impl Asm<'_> {
             }
             _ => return Err("branch target must be a label in the same section".into()),
         };
+        // As llvm-mc: the distance in dwords rounded toward zero (a target that is not
+        // dword-aligned is not an error), which must fit 16 signed bits.
         let delta = target - (f.pc as i64 + 4);
         let words = delta / 4;
-        if delta % 4 != 0 || !(i16::MIN as i64..=i16::MAX as i64).contains(&words) {
+        if !(i16::MIN as i64..=i16::MAX as i64).contains(&words) {
             return Err("branch size exceeds simm16".into());
         }
         self.patch(f, words as u64, 2);

@@ -1,16 +1,16 @@
 //! The assembler's state and its main loop: reading statements and dispatching them.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
 use gcnkit_isa::Target;
 
-use crate::expr::Expr;
+use crate::expr::{Expr, SymbolValues};
 use crate::{assemble_instruction, FixupKind};
 
 use super::input::{strip_comments, FileLoader, Frame, FrameKind};
+use super::prepass::{threads_for, Prepass, Reader};
 use super::symbols::{Def, Symbols};
 use super::{Diagnostic, Failed, Options, Program, RecordedInstruction, Section, Severity};
 
@@ -130,7 +130,7 @@ pub(crate) struct Asm<'l> {
     pub syms: Symbols,
     pub fixups: Vec<Pending>,
     pub conds: Vec<Cond>,
-    pub macros: HashMap<String, Rc<Macro>>,
+    pub macros: FxHashMap<String, Rc<Macro>>,
     pub macro_count: usize,
     pub diags: Vec<Diagnostic>,
     pub errors: usize,
@@ -142,6 +142,8 @@ pub(crate) struct Asm<'l> {
     pub encodings: FxHashMap<Box<str>, ([u8; 16], u8)>,
     /// Text of `.amdgpu_metadata` blocks, with where the block ends.
     pub metadata: Vec<(String, Loc)>,
+    /// What other threads assembled ahead in the root file.
+    pub prepass: Option<Reader<'l>>,
 }
 
 /// Assembles the file `name` with contents `text`.
@@ -151,12 +153,26 @@ pub fn assemble(
     options: &Options,
     loader: &dyn FileLoader,
 ) -> Result<Program, Failed> {
-    let mut asm = Asm::new(options, loader);
-    asm.files.push(name.to_string());
-    asm.frames
-        .push(Frame::new(FrameKind::File, Rc::from(text), 0, 0));
-    asm.run();
-    asm.finish()
+    let threads = threads_for(options.threads, text.len());
+    let prepass = match threads {
+        1 => None,
+        _ => Prepass::new(text, options.target, threads),
+    };
+    let Some(prepass) = prepass else {
+        return Asm::new(options, loader).assemble_root(name, text, None);
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            // Without a thread, the calling thread prepares everything itself.
+            let _ = std::thread::Builder::new()
+                .name("gcn-asm-prepass".into())
+                .spawn_scoped(scope, || prepass.work());
+        }
+        let result =
+            Asm::new(options, loader).assemble_root(name, text, Some(Reader::new(&prepass)));
+        prepass.finish();
+        result
+    })
 }
 
 impl<'l> Asm<'l> {
@@ -193,7 +209,7 @@ impl<'l> Asm<'l> {
             syms: Symbols::default(),
             fixups: Vec::new(),
             conds: Vec::new(),
-            macros: HashMap::new(),
+            macros: FxHashMap::default(),
             macro_count: 0,
             diags: Vec::new(),
             errors: 0,
@@ -201,7 +217,26 @@ impl<'l> Asm<'l> {
             ended: false,
             encodings: FxHashMap::default(),
             metadata: Vec::new(),
+            prepass: None,
         }
+    }
+
+    fn assemble_root(
+        mut self,
+        name: &str,
+        text: &str,
+        prepass: Option<Reader<'l>>,
+    ) -> Result<Program, Failed> {
+        self.files.push(name.to_string());
+        self.frames
+            .push(Frame::new(FrameKind::File, Rc::from(text), 0, 0));
+        self.prepass = prepass;
+        self.run();
+        if let Some(reader) = &self.prepass {
+            // What is left to prepare is not needed.
+            reader.prepass().finish();
+        }
+        self.finish()
     }
 
     /// Reads and assembles statements until the input (or `.end`) is exhausted.
@@ -222,7 +257,10 @@ impl<'l> Asm<'l> {
                 start,
                 end,
             };
-            let text = frame.text.clone();
+            if self.frames.len() == 1 && !self.in_block_comment && self.take_prepared(start, end) {
+                continue;
+            }
+            let text = self.cur.text.clone();
             let line = strip_comments(&text[start..end], &mut self.in_block_comment);
             self.statement(&line);
         }
@@ -238,6 +276,45 @@ impl<'l> Asm<'l> {
             };
             self.report(Severity::Error, &end, "unmatched .ifs or .elses".into());
         }
+    }
+
+    /// Emits what the pre-pass assembled for the root-file line `start..end`, where that is
+    /// what assembling the line now would give (see [`super::prepass`]); false when the
+    /// line must be assembled the ordinary way.
+    fn take_prepared(&mut self, start: usize, end: usize) -> bool {
+        let Some(reader) = self.prepass.as_mut() else {
+            return false;
+        };
+        let Some(prepared) = reader.at(start) else {
+            return false;
+        };
+        if self.options.record_instructions
+            || !self
+                .target
+                .is_some_and(|t| same_target(&t, &reader.prepass().target()))
+            || !self.conds.last().is_none_or(|c| c.active)
+        {
+            return false;
+        }
+        let line = &self.cur.text[start..end];
+        let col = skip_space(line, 0);
+        if !self.macros.is_empty() && self.macros.contains_key(&line[col..word_end(line, col)]) {
+            return false;
+        }
+        let values = self.syms.values();
+        if prepared.names().any(|n| values.value(n).is_some()) {
+            return false;
+        }
+        if let Some(bytes) = prepared.plain_bytes() {
+            // Most lines: just the bytes.
+            let data = &mut self.sections[self.current].data;
+            if (data.len() + bytes.len()) as u64 <= self.options.max_section_size {
+                data.extend_from_slice(bytes);
+                return true;
+            }
+        }
+        self.emit("", col, prepared.encoded());
+        true
     }
 
     /// Assembles one line (comments already removed).
@@ -530,6 +607,12 @@ impl<'l> Asm<'l> {
         program.warnings = self.diags;
         Ok(program)
     }
+}
+
+/// True if `a` and `b` are the same processor with the same features (without comparing the
+/// processors' descriptions field by field).
+fn same_target(a: &Target, b: &Target) -> bool {
+    std::ptr::eq(a.processor, b.processor) && a.xnack == b.xnack && a.sramecc == b.sramecc
 }
 
 /// The first position at or after `pos` that is not a space.

@@ -4,9 +4,7 @@
 //! another kind is expected is re-typed from its text, and the re-typed value is what gets
 //! written (this only matters for explicitly tagged scalars such as `!!int 5`).
 
-use rmpv::Value;
-
-use super::yaml_doc::typed_scalar;
+use super::yaml_doc::{typed_scalar, Doc, Node, Scalar};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
@@ -16,81 +14,117 @@ enum Kind {
     Str,
 }
 
-fn kind_of(v: &Value) -> Option<Kind> {
-    Some(match v {
-        Value::Integer(i) if i.as_u64().is_some() => Kind::UInt,
-        Value::Integer(_) => Kind::Int,
-        Value::Boolean(_) => Kind::Bool,
-        Value::String(_) => Kind::Str,
+fn kind_of(n: Node) -> Option<Kind> {
+    Some(match n {
+        Node::UInt(_) => Kind::UInt,
+        Node::Int(_) => Kind::Int,
+        Node::Bool(_) => Kind::Bool,
+        Node::Str(_) => Kind::Str,
         _ => return None,
     })
 }
 
-fn is_scalar(v: &Value) -> bool {
-    !matches!(v, Value::Array(_) | Value::Map(_))
-}
-
-/// `verifyScalar`: the node has (or, from a string, can be re-typed to) kind `want`, and its
-/// string value (for `Str`) is one of `allowed` when given.
-fn scalar(v: &mut Value, want: Kind, allowed: Option<&[&str]>) -> bool {
-    if !is_scalar(v) {
+/// `verifyScalar`: node `i` has (or, from a string, can be re-typed to) kind `want`, and
+/// its string value (for `Str`) is one of `allowed` when given.
+fn scalar(d: &mut Doc, i: u32, want: Kind, allowed: Option<&[&str]>) -> bool {
+    let n = d.nodes[i as usize];
+    if matches!(n, Node::Array(_) | Node::Map(_)) {
         return false;
     }
-    if kind_of(v) != Some(want) {
-        let Value::String(s) = v else { return false };
-        let retyped = typed_scalar(s.as_str().unwrap_or(""));
-        if kind_of(&retyped) != Some(want) {
+    if kind_of(n) != Some(want) {
+        let Node::Str(s) = n else { return false };
+        let retyped = match typed_scalar(d.str(s)) {
+            Scalar::UInt(u) => Node::UInt(u),
+            Scalar::Int(v) => Node::Int(v),
+            Scalar::Bool(b) => Node::Bool(b),
+            // A string re-typed is the same string; a float is never wanted.
+            Scalar::Float(_) | Scalar::Str => return false,
+        };
+        if kind_of(retyped) != Some(want) {
             return false;
         }
-        *v = retyped;
+        d.nodes[i as usize] = retyped;
     }
-    match (allowed, v.as_str()) {
-        (Some(list), Some(s)) => list.contains(&s),
-        (Some(_), None) => false,
+    match (allowed, d.nodes[i as usize]) {
+        (Some(list), Node::Str(s)) => list.contains(&d.str(s)),
+        (Some(_), _) => false,
         (None, _) => true,
     }
 }
 
-fn integer(v: &mut Value) -> bool {
-    scalar(v, Kind::UInt, None) || scalar(v, Kind::Int, None)
+fn integer(d: &mut Doc, i: u32) -> bool {
+    scalar(d, i, Kind::UInt, None) || scalar(d, i, Kind::Int, None)
 }
 
-fn array(v: &mut Value, size: Option<usize>, each: impl Fn(&mut Value) -> bool) -> bool {
-    let Value::Array(items) = v else { return false };
-    if size.is_some_and(|n| items.len() != n) {
+fn array(d: &mut Doc, i: u32, size: Option<usize>, each: impl Fn(&mut Doc, u32) -> bool) -> bool {
+    let Node::Array(s) = d.nodes[i as usize] else {
+        return false;
+    };
+    if size.is_some_and(|n| s.len as usize != n) {
         return false;
     }
-    items.iter_mut().all(each)
+    (0..s.len as usize).all(|k| {
+        let item = d.kids[s.start as usize + k];
+        each(d, item)
+    })
 }
 
-/// `verifyEntry`: the string key `key` of a map, if present, passes `check`.
-fn entry(
-    map: &mut [(Value, Value)],
-    key: &str,
-    required: bool,
-    check: impl Fn(&mut Value) -> bool,
-) -> bool {
-    match map.iter_mut().find(|(k, _)| k.as_str() == Some(key)) {
-        Some((_, v)) => check(v),
-        None => !required,
+/// What the value of a key the verifier knows must be.
+#[derive(Clone, Copy)]
+enum Check {
+    Int,
+    Bool,
+    /// A string, one of the list when given.
+    Str(Option<&'static [&'static str]>),
+    /// An array of exactly this many integers.
+    Ints(usize),
+    /// An array of strings (`amdhsa.printf`).
+    Strs,
+    /// An array of kernel maps (`amdhsa.kernels`).
+    Kernels,
+    /// An array of kernel-argument maps (`.args`).
+    Args,
+}
+
+/// A key the verifier knows in some map: its name, whether it must be present, and what its
+/// value must be. LLVM checks key by key (`verifyEntry`); checking entry by entry against a
+/// table gives the same verdict in one pass over the map.
+struct Rule(&'static str, bool, Check);
+
+fn check(d: &mut Doc, v: u32, c: Check) -> bool {
+    match c {
+        Check::Int => integer(d, v),
+        Check::Bool => scalar(d, v, Kind::Bool, None),
+        Check::Str(allowed) => scalar(d, v, Kind::Str, allowed),
+        Check::Ints(n) => array(d, v, Some(n), integer),
+        Check::Strs => array(d, v, None, |d, s| scalar(d, s, Kind::Str, None)),
+        Check::Kernels => array(d, v, None, |d, k| map(d, k, KERNEL)),
+        Check::Args => array(d, v, None, |d, a| map(d, a, KERNEL_ARG)),
     }
 }
 
-fn int_entry(map: &mut [(Value, Value)], key: &str, required: bool) -> bool {
-    entry(map, key, required, integer)
-}
-
-fn str_entry(
-    map: &mut [(Value, Value)],
-    key: &str,
-    required: bool,
-    allowed: Option<&[&str]>,
-) -> bool {
-    entry(map, key, required, |v| scalar(v, Kind::Str, allowed))
-}
-
-fn bool_entry(map: &mut [(Value, Value)], key: &str) -> bool {
-    entry(map, key, false, |v| scalar(v, Kind::Bool, None))
+/// `verifyEntry` for every rule: node `i` is a map, each known string key's value passes its
+/// check, and every required key is present. Keys are unique (the parser rejects duplicates).
+fn map(d: &mut Doc, i: u32, rules: &[Rule]) -> bool {
+    let Node::Map(s) = d.nodes[i as usize] else {
+        return false;
+    };
+    let mut required_seen = 0;
+    for e in 0..s.len as usize {
+        let k = d.kids[s.start as usize + 2 * e];
+        let Node::Str(key) = d.nodes[k as usize] else {
+            continue;
+        };
+        let key = d.str(key);
+        let Some(rule) = rules.iter().find(|r| r.0 == key) else {
+            continue;
+        };
+        if !check(d, d.kids[s.start as usize + 2 * e + 1], rule.2) {
+            return false;
+        }
+        required_seen += usize::from(rule.1);
+    }
+    required_seen == rules.iter().filter(|r| r.1).count()
 }
 
 const VALUE_KINDS: &[&str] = &[
@@ -139,65 +173,57 @@ const LANGUAGES: &[&str] = &[
     "Assembler",
 ];
 
-fn kernel_arg(v: &mut Value) -> bool {
-    let Value::Map(m) = v else { return false };
-    str_entry(m, ".name", false, None)
-        && str_entry(m, ".type_name", false, None)
-        && int_entry(m, ".size", true)
-        && int_entry(m, ".offset", true)
-        && str_entry(m, ".value_kind", true, Some(VALUE_KINDS))
-        && int_entry(m, ".pointee_align", false)
-        && str_entry(m, ".address_space", false, Some(ADDRESS_SPACES))
-        && str_entry(m, ".access", false, Some(ACCESSES))
-        && str_entry(m, ".actual_access", false, Some(ACCESSES))
-        && [".is_const", ".is_restrict", ".is_volatile", ".is_pipe"]
-            .iter()
-            .all(|k| bool_entry(m, k))
-}
+/// LLVM's `verifyKernelArgs`.
+const KERNEL_ARG: &[Rule] = &[
+    Rule(".name", false, Check::Str(None)),
+    Rule(".type_name", false, Check::Str(None)),
+    Rule(".size", true, Check::Int),
+    Rule(".offset", true, Check::Int),
+    Rule(".value_kind", true, Check::Str(Some(VALUE_KINDS))),
+    Rule(".pointee_align", false, Check::Int),
+    Rule(".address_space", false, Check::Str(Some(ADDRESS_SPACES))),
+    Rule(".access", false, Check::Str(Some(ACCESSES))),
+    Rule(".actual_access", false, Check::Str(Some(ACCESSES))),
+    Rule(".is_const", false, Check::Bool),
+    Rule(".is_restrict", false, Check::Bool),
+    Rule(".is_volatile", false, Check::Bool),
+    Rule(".is_pipe", false, Check::Bool),
+];
 
-fn kernel(v: &mut Value) -> bool {
-    let Value::Map(m) = v else { return false };
-    let ints3 = |v: &mut Value| array(v, Some(3), integer);
-    str_entry(m, ".name", true, None)
-        && str_entry(m, ".symbol", true, None)
-        && str_entry(m, ".language", false, Some(LANGUAGES))
-        && entry(m, ".language_version", false, |v| {
-            array(v, Some(2), integer)
-        })
-        && entry(m, ".args", false, |v| array(v, None, kernel_arg))
-        && entry(m, ".reqd_workgroup_size", false, ints3)
-        && entry(m, ".workgroup_size_hint", false, ints3)
-        && str_entry(m, ".vec_type_hint", false, None)
-        && str_entry(m, ".device_enqueue_symbol", false, None)
-        && int_entry(m, ".kernarg_segment_size", true)
-        && int_entry(m, ".group_segment_fixed_size", true)
-        && int_entry(m, ".private_segment_fixed_size", true)
-        && bool_entry(m, ".uses_dynamic_stack")
-        && int_entry(m, ".workgroup_processor_mode", false)
-        && [
-            ".kernarg_segment_align",
-            ".wavefront_size",
-            ".sgpr_count",
-            ".vgpr_count",
-        ]
-        .iter()
-        .all(|k| int_entry(m, k, true))
-        && int_entry(m, ".max_flat_workgroup_size", true)
-        && [
-            ".sgpr_spill_count",
-            ".vgpr_spill_count",
-            ".uniform_work_group_size",
-        ]
-        .iter()
-        .all(|k| int_entry(m, k, false))
-}
+/// LLVM's `verifyKernel`.
+const KERNEL: &[Rule] = &[
+    Rule(".name", true, Check::Str(None)),
+    Rule(".symbol", true, Check::Str(None)),
+    Rule(".language", false, Check::Str(Some(LANGUAGES))),
+    Rule(".language_version", false, Check::Ints(2)),
+    Rule(".args", false, Check::Args),
+    Rule(".reqd_workgroup_size", false, Check::Ints(3)),
+    Rule(".workgroup_size_hint", false, Check::Ints(3)),
+    Rule(".vec_type_hint", false, Check::Str(None)),
+    Rule(".device_enqueue_symbol", false, Check::Str(None)),
+    Rule(".kernarg_segment_size", true, Check::Int),
+    Rule(".group_segment_fixed_size", true, Check::Int),
+    Rule(".private_segment_fixed_size", true, Check::Int),
+    Rule(".uses_dynamic_stack", false, Check::Bool),
+    Rule(".workgroup_processor_mode", false, Check::Int),
+    Rule(".kernarg_segment_align", true, Check::Int),
+    Rule(".wavefront_size", true, Check::Int),
+    Rule(".sgpr_count", true, Check::Int),
+    Rule(".vgpr_count", true, Check::Int),
+    Rule(".max_flat_workgroup_size", true, Check::Int),
+    Rule(".sgpr_spill_count", false, Check::Int),
+    Rule(".vgpr_spill_count", false, Check::Int),
+    Rule(".uniform_work_group_size", false, Check::Int),
+];
 
-/// True if LLVM accepts `root` as code-object v3+ metadata (re-typing strings as it does).
-pub(crate) fn verify(root: &mut Value) -> bool {
-    let Value::Map(m) = root else { return false };
-    entry(m, "amdhsa.version", true, |v| array(v, Some(2), integer))
-        && entry(m, "amdhsa.printf", false, |v| {
-            array(v, None, |s| scalar(s, Kind::Str, None))
-        })
-        && entry(m, "amdhsa.kernels", true, |v| array(v, None, kernel))
+/// LLVM's `MetadataVerifier::verify` (the root map).
+const ROOT: &[Rule] = &[
+    Rule("amdhsa.version", true, Check::Ints(2)),
+    Rule("amdhsa.printf", false, Check::Strs),
+    Rule("amdhsa.kernels", true, Check::Kernels),
+];
+
+/// True if LLVM accepts `d` as code-object v3+ metadata (re-typing strings as it does).
+pub(crate) fn verify(d: &mut Doc) -> bool {
+    map(d, d.root, ROOT)
 }

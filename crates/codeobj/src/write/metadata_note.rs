@@ -8,7 +8,7 @@
 use rmpv::Value;
 
 use super::metadata_check::verify;
-use super::msgpack_writer::{sort_maps, write_value};
+use super::msgpack_writer::write_doc;
 use super::yaml_doc::parse_yaml;
 use crate::notes::NT_AMDGPU_METADATA;
 
@@ -32,30 +32,42 @@ impl MetadataError {
 
 /// The MessagePack payload (the note's `desc`) for the YAML text of one block.
 pub fn metadata_msgpack_from_yaml(yaml: &str) -> Result<Vec<u8>, MetadataError> {
-    let mut root = parse_yaml(yaml).map_err(|detail| MetadataError {
+    let mut out = Vec::new();
+    append_msgpack(&mut out, yaml)?;
+    Ok(out)
+}
+
+/// Appends the MessagePack payload for `yaml` to `out`.
+fn append_msgpack(out: &mut Vec<u8>, yaml: &str) -> Result<(), MetadataError> {
+    let mut doc = parse_yaml(yaml).map_err(|detail| MetadataError {
         yaml_syntax: true,
         detail,
     })?;
-    let invalid = |detail: &str| MetadataError {
-        yaml_syntax: false,
-        detail: detail.to_string(),
-    };
-    if !verify(&mut root) {
-        return Err(invalid(
-            "the metadata verifier rejects it: a required key is missing or a value has the wrong kind",
-        ));
+    if !verify(&mut doc) {
+        return Err(MetadataError {
+            yaml_syntax: false,
+            detail: "the metadata verifier rejects it: a required key is missing or a value has the wrong kind".to_string(),
+        });
     }
-    sort_maps(&mut root, 0).map_err(|e| invalid(&e))?;
-    let mut out = Vec::new();
-    write_value(&mut out, &root);
-    Ok(out)
+    // The payload is about 70% of the YAML's size for real metadata and seldom longer, so
+    // reserving the YAML's size keeps the buffer from being copied as it grows.
+    out.reserve(yaml.len() + 16);
+    write_doc(out, &doc);
+    Ok(())
 }
 
 /// The whole `.note` section contents llvm-mc writes for one `.amdgpu_metadata` block: one
 /// note record (namesz 7, descsz, type 32, `AMDGPU\0` padded, payload padded to 4).
 pub fn metadata_note_from_yaml(yaml: &str) -> Result<Vec<u8>, MetadataError> {
-    let desc = metadata_msgpack_from_yaml(yaml)?;
-    Ok(note_record("AMDGPU", NT_AMDGPU_METADATA, &desc))
+    // The payload is written in place after the header, whose size field is filled in last,
+    // rather than copied into a record afterwards.
+    let mut out = note_record("AMDGPU", NT_AMDGPU_METADATA, &[]);
+    let header = out.len();
+    append_msgpack(&mut out, yaml)?;
+    let desc_len = (out.len() - header) as u32;
+    out[4..8].copy_from_slice(&desc_len.to_le_bytes());
+    pad4(&mut out);
+    Ok(out)
 }
 
 /// One ELF note record with 4-byte padding after the name and after the payload.

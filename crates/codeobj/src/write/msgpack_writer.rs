@@ -5,78 +5,31 @@
 
 use std::cmp::Ordering;
 
-use rmpv::Value;
-
-use super::yaml_doc::MAX_DEPTH;
+use super::yaml_doc::{Doc, Node};
 
 /// LLVM's `msgpack::Type` order: Int, UInt, Nil, Boolean, Float, String, Binary, Array, Map,
-/// Extension.
-fn kind_rank(v: &Value) -> u8 {
-    match v {
-        Value::Integer(i) if i.as_u64().is_none() => 0,
-        Value::Integer(_) => 1,
-        Value::Nil => 2,
-        Value::Boolean(_) => 3,
-        Value::F32(_) | Value::F64(_) => 4,
-        Value::String(_) => 5,
-        Value::Binary(_) => 6,
-        Value::Array(_) => 7,
-        Value::Map(_) => 8,
-        Value::Ext(..) => 9,
-    }
-}
-
-fn float(v: &Value) -> f64 {
-    match v {
-        Value::F32(f) => f64::from(*f),
-        Value::F64(f) => *f,
-        _ => 0.0,
+/// Extension (YAML gives no Nil, Binary or Extension).
+fn kind_rank(n: Node) -> u8 {
+    match n {
+        Node::Int(_) => 0,
+        Node::UInt(_) => 1,
+        Node::Bool(_) => 3,
+        Node::Float(_) => 4,
+        Node::Str(_) => 5,
+        Node::Array(_) => 7,
+        Node::Map(_) => 8,
     }
 }
 
 /// LLVM's `DocNode` `operator<` for scalar keys.
-fn key_order(a: &Value, b: &Value) -> Ordering {
-    let (ra, rb) = (kind_rank(a), kind_rank(b));
-    if ra != rb {
-        return ra.cmp(&rb);
-    }
+fn key_order(d: &Doc, a: Node, b: Node) -> Ordering {
     match (a, b) {
-        (Value::Integer(x), Value::Integer(y)) => match (x.as_u64(), y.as_u64()) {
-            (Some(x), Some(y)) => x.cmp(&y),
-            _ => x.as_i64().cmp(&y.as_i64()),
-        },
-        (Value::Boolean(x), Value::Boolean(y)) => x.cmp(y),
-        (Value::String(x), Value::String(y)) => x.as_bytes().cmp(y.as_bytes()),
-        _ if ra == 4 => float(a).total_cmp(&float(b)),
-        _ => Ordering::Equal,
-    }
-}
-
-/// Sorts every map by key as LLVM's `std::map` does; a key equal to an earlier one replaces
-/// its value (LLVM assigns into the same map slot).
-pub(crate) fn sort_maps(v: &mut Value, depth: usize) -> Result<(), String> {
-    if depth > MAX_DEPTH {
-        return Err("metadata nested too deeply".into());
-    }
-    match v {
-        Value::Array(items) => items.iter_mut().try_for_each(|i| sort_maps(i, depth + 1)),
-        Value::Map(entries) => {
-            for (_, val) in entries.iter_mut() {
-                sort_maps(val, depth + 1)?;
-            }
-            // A stable sort keeps equal keys in input order, so the last one wins below.
-            entries.sort_by(|a, b| key_order(&a.0, &b.0));
-            let mut merged: Vec<(Value, Value)> = Vec::with_capacity(entries.len());
-            for (k, val) in entries.drain(..) {
-                match merged.last_mut() {
-                    Some(last) if key_order(&last.0, &k) == Ordering::Equal => last.1 = val,
-                    _ => merged.push((k, val)),
-                }
-            }
-            *entries = merged;
-            Ok(())
-        }
-        _ => Ok(()),
+        (Node::UInt(x), Node::UInt(y)) => x.cmp(&y),
+        (Node::Int(x), Node::Int(y)) => x.cmp(&y),
+        (Node::Bool(x), Node::Bool(y)) => x.cmp(&y),
+        (Node::Float(x), Node::Float(y)) => x.total_cmp(&y),
+        (Node::Str(x), Node::Str(y)) => d.str(x).as_bytes().cmp(d.str(y).as_bytes()),
+        _ => kind_rank(a).cmp(&kind_rank(b)),
     }
 }
 
@@ -131,83 +84,121 @@ fn write_int(out: &mut Vec<u8>, i: i64) {
     }
 }
 
-/// Appends `v` in LLVM's encoding. Depth is bounded by the caller's [`sort_maps`].
-pub(crate) fn write_value(out: &mut Vec<u8>, v: &Value) {
-    match v {
-        Value::Integer(i) => match i.as_u64() {
-            Some(u) => write_uint(out, u),
-            None => write_int(out, i.as_i64().unwrap_or(0)),
-        },
-        Value::Boolean(b) => out.push(if *b { 0xc3 } else { 0xc2 }),
-        Value::String(s) => {
-            write_len(
-                out,
-                s.as_bytes().len(),
-                Some((0xa0, 31)),
-                [0xd9, 0xda, 0xdb],
-            );
-            out.extend(s.as_bytes());
+/// Appends the document in LLVM's encoding, every map sorted by key as LLVM's `std::map`
+/// orders it; a key equal to an earlier one replaces its value (LLVM assigns into the same
+/// map slot).
+pub(crate) fn write_doc(out: &mut Vec<u8>, d: &Doc) {
+    // The sorted entry order of every open map, innermost last; reused so that writing
+    // allocates nothing per map.
+    let mut scratch = Vec::with_capacity(256);
+    write_node(out, d, d.root, &mut scratch);
+}
+
+/// Appends node `i`. The recursion is as deep as the document, which the parser limits to
+/// [`super::yaml_doc::MAX_DEPTH`].
+fn write_node(out: &mut Vec<u8>, d: &Doc, i: u32, scratch: &mut Vec<u32>) {
+    match d.nodes[i as usize] {
+        Node::UInt(u) => write_uint(out, u),
+        Node::Int(v) => write_int(out, v),
+        Node::Bool(b) => out.push(if b { 0xc3 } else { 0xc2 }),
+        Node::Str(s) => {
+            let bytes = d.str(s).as_bytes();
+            write_len(out, bytes.len(), Some((0xa0, 31)), [0xd9, 0xda, 0xdb]);
+            out.extend_from_slice(bytes);
         }
-        Value::Array(items) => {
-            write_len(out, items.len(), Some((0x90, 15)), [0, 0xdc, 0xdd]);
-            items.iter().for_each(|i| write_value(out, i));
-        }
-        Value::Map(entries) => {
-            write_len(out, entries.len(), Some((0x80, 15)), [0, 0xde, 0xdf]);
-            for (k, val) in entries {
-                write_value(out, k);
-                write_value(out, val);
+        Node::Array(s) => {
+            write_len(out, s.len as usize, Some((0x90, 15)), [0, 0xdc, 0xdd]);
+            for &k in d.kids_of(s, false) {
+                write_node(out, d, k, scratch);
             }
         }
-        // Floats (and kinds YAML cannot produce) come out as nil, as in LLVM 19.
-        _ => out.push(0xc0),
+        Node::Map(s) => {
+            let kids = d.kids_of(s, true);
+            let key = |e: u32| d.nodes[kids[2 * e as usize] as usize];
+            // Metadata that LLVM wrote has its keys in order already: then there is nothing
+            // to sort and no equal keys to merge.
+            if (1..s.len).all(|e| key_order(d, key(e - 1), key(e)) == Ordering::Less) {
+                write_len(out, s.len as usize, Some((0x80, 15)), [0, 0xde, 0xdf]);
+                for &k in kids {
+                    write_node(out, d, k, scratch);
+                }
+                return;
+            }
+            let base = scratch.len();
+            scratch.extend(0..s.len);
+            // A stable sort keeps equal keys in input order, so the last one's value wins.
+            scratch[base..].sort_by(|&a, &b| key_order(d, key(a), key(b)));
+            let end = scratch.len();
+            let distinct = 1
+                + (base + 1..end)
+                    .filter(|&j| {
+                        key_order(d, key(scratch[j - 1]), key(scratch[j])) != Ordering::Equal
+                    })
+                    .count();
+            write_len(out, distinct, Some((0x80, 15)), [0, 0xde, 0xdf]);
+            let mut j = base;
+            while j < end {
+                // The first key of a run of equal keys, the last value.
+                let first = scratch[j];
+                while j + 1 < end
+                    && key_order(d, key(scratch[j]), key(scratch[j + 1])) == Ordering::Equal
+                {
+                    j += 1;
+                }
+                let last = scratch[j];
+                write_node(out, d, kids[2 * first as usize], scratch);
+                write_node(out, d, kids[2 * last as usize + 1], scratch);
+                j += 1;
+            }
+            scratch.truncate(base);
+        }
+        // Floats come out as nil: LLVM 19's writer has no case for them.
+        Node::Float(_) => out.push(0xc0),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::write::yaml_doc::parse_yaml;
+
+    fn encode(yaml: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_doc(&mut out, &parse_yaml(yaml).unwrap());
+        out
+    }
 
     #[test]
     fn keys_sort_by_kind_then_value() {
-        let mut v = Value::Map(vec![
-            (Value::from("b"), Value::from(1u64)),
-            (Value::from(2u64), Value::Nil),
-            (Value::Boolean(true), Value::Nil),
-            (Value::from(-1i64), Value::Nil),
-            (Value::from("B"), Value::Nil),
-        ]);
-        sort_maps(&mut v, 0).unwrap();
-        let keys: Vec<_> = v.as_map().unwrap().iter().map(|e| e.0.clone()).collect();
-        assert_eq!(
-            keys,
-            [
-                Value::from(-1i64),
-                Value::from(2u64),
-                Value::Boolean(true),
-                Value::from("B"),
-                Value::from("b")
-            ]
-        );
+        let out = encode("b: 1\n2: x\ntrue: x\n-1: x\nB: x\n");
+        let mut expected = vec![0x85];
+        for key in [&[0xff][..], &[0x02], &[0xc3], &[0xa1, b'B'], &[0xa1, b'b']] {
+            expected.extend(key);
+            expected.extend(if key == [0xa1, b'b'] {
+                &[0x01][..]
+            } else {
+                &[0xa1, b'x']
+            });
+        }
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn equal_typed_keys_keep_the_last_value() {
+        assert_eq!(encode("0x10: 1\n16: 2\n"), [0x81, 0x10, 0x02]);
+        assert_eq!(encode("{}"), [0x80]);
     }
 
     #[test]
     fn integers_and_strings_use_the_shortest_encoding() {
         let mut out = Vec::new();
-        for v in [
-            Value::from(127u64),
-            Value::from(128u64),
-            Value::from(-33i64),
-            Value::from(-200i64),
-        ] {
-            write_value(&mut out, &v);
-        }
+        write_uint(&mut out, 127);
+        write_uint(&mut out, 128);
+        write_int(&mut out, -33);
+        write_int(&mut out, -200);
         assert_eq!(out, [0x7f, 0xcc, 0x80, 0xd0, 0xdf, 0xd1, 0xff, 0x38]);
-        let mut s = Vec::new();
-        write_value(&mut s, &Value::from("x".repeat(40).as_str()));
+        let s = encode(&"x".repeat(40));
         assert_eq!(&s[..2], &[0xd9, 40]);
-        let mut f = Vec::new();
-        write_value(&mut f, &Value::F64(1.5));
-        assert_eq!(f, [0xc0]);
+        assert_eq!(encode("1.5"), [0xc0]);
     }
 }

@@ -1,31 +1,136 @@
-//! YAML text to a MessagePack tree the way LLVM's `msgpack::Document::fromYAML` builds it.
+//! YAML text to a MessagePack-shaped tree the way LLVM's `msgpack::Document::fromYAML` builds
+//! it.
 //!
 //! LLVM ignores YAML's quoting: every scalar, quoted or not, is typed from its text by
 //! `DocNode::fromString`: an unsigned integer (`getAsUnsignedInteger` with radix sensing:
 //! `0x`, `0b`, `0o`, a leading `0` for octal), else a signed one, else a boolean (`y`, `yes`,
 //! `on`, `true` and their negatives, in three capitalisations), else a float (C `strtod`
 //! syntax), else a string. A scalar with an explicit tag other than `!!str` stays a string.
-//! Floats are kept as [`Value::F64`] because they order map keys, but LLVM's writer emits
+//! Floats are kept as [`Node::Float`] because they order map keys, but LLVM's writer emits
 //! them as nil (see [`super::msgpack_writer`]). An empty value (`key:`) is an empty array.
+//!
+//! The tree is flat ([`Doc`]): real metadata has about two scalars per line, and a tree of
+//! boxed values with one `String` each spent more time in the allocator than the YAML
+//! scanner spends on the text. Nodes live in one vector, container children in another and
+//! string bytes in one buffer, so building, checking and writing allocate almost nothing per
+//! node.
 
-use rmpv::Value;
-use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 /// Nesting deeper than this is refused (real metadata is 5 levels deep).
 pub(crate) const MAX_DEPTH: usize = 64;
 
-/// A container being filled while the events arrive.
-enum Open {
-    Seq(Vec<Value>),
-    /// Entries so far, the pending key (raw text and typed), and the raw key texts seen.
-    Map(Vec<(Value, Value)>, Option<Value>, Vec<String>),
+/// Longer texts are refused so that every offset and index of a [`Doc`] fits in a `u32`
+/// (YAML escapes can make scalar text 1.5 times longer than its source).
+const MAX_TEXT: usize = 1 << 30;
+
+/// A range of [`Doc::text`] (string bytes) or of [`Doc::kids`] (child node indices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub start: u32,
+    pub len: u32,
 }
 
-/// Collects parser events into one document tree.
+impl Span {
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.start as usize + self.len as usize
+    }
+}
+
+/// One node of a typed metadata document.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Node {
+    /// A non-negative integer (LLVM's `UInt`).
+    UInt(u64),
+    /// A negative integer (LLVM's `Int`; `-0` types as `UInt`).
+    Int(i64),
+    Bool(bool),
+    Float(f64),
+    /// String bytes in [`Doc::text`].
+    Str(Span),
+    /// Element node indices in [`Doc::kids`].
+    Array(Span),
+    /// `2 * len` node indices in [`Doc::kids`]: key, value, key, value, ... in input order.
+    Map(Span),
+}
+
+/// A typed metadata document: every node, the children of every container, the bytes of
+/// every string.
+pub(crate) struct Doc {
+    pub nodes: Vec<Node>,
+    pub kids: Vec<u32>,
+    pub text: String,
+    pub root: u32,
+}
+
+impl Doc {
+    /// The text of a string node's span.
+    pub fn str(&self, s: Span) -> &str {
+        &self.text[s.range()]
+    }
+
+    /// The child node indices of a container's span (for a map: `2 * len` of them).
+    pub fn kids_of(&self, s: Span, map: bool) -> &[u32] {
+        let n = s.len as usize * if map { 2 } else { 1 };
+        &self.kids[s.start as usize..s.start as usize + n]
+    }
+
+    /// Appends `s` to the string bytes.
+    fn push_text(&mut self, s: &str) -> Span {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        Span {
+            start,
+            len: s.len() as u32,
+        }
+    }
+
+    fn push_node(&mut self, n: Node) -> u32 {
+        self.nodes.push(n);
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// The node for scalar text typed as LLVM types it (a string's bytes appended).
+    pub fn typed_node(&mut self, s: &str) -> Node {
+        match typed_scalar(s) {
+            Scalar::UInt(u) => Node::UInt(u),
+            Scalar::Int(i) => Node::Int(i),
+            Scalar::Bool(b) => Node::Bool(b),
+            Scalar::Float(f) => Node::Float(f),
+            Scalar::Str => Node::Str(self.push_text(s)),
+        }
+    }
+}
+
+/// A container being filled while the events arrive. Its finished children are the
+/// builder's `stack` from `base` on (for a map: key, value, key, ...), the raw texts of its
+/// keys `raw_keys` from `key_base` on.
+struct Open {
+    map: bool,
+    base: usize,
+    key_base: usize,
+    /// True while every key's raw text sorted after the one before it: then a new key
+    /// that sorts after the last one cannot repeat any, and the search for an equal one
+    /// is skipped (metadata written by LLVM has its keys in order).
+    keys_ascending: bool,
+}
+
+/// An error position as LLVM prints it.
+fn at(mark: Marker) -> String {
+    format!("YAML:{}:{}", mark.line(), mark.col() + 1)
+}
+
+/// Collects parser events into one [`Doc`].
 struct Builder {
-    stack: Vec<Open>,
-    root: Option<Value>,
+    doc: Doc,
+    open: Vec<Open>,
+    /// Finished nodes whose container is still open, innermost last.
+    stack: Vec<u32>,
+    /// Raw key texts (in `doc.text`) of the open maps, to find duplicates as LLVM does: by
+    /// text, before typing.
+    raw_keys: Vec<Span>,
+    root: Option<u32>,
     error: Option<String>,
     documents: usize,
 }
@@ -37,39 +142,56 @@ impl Builder {
         }
     }
 
+    /// True when the innermost open container is a map waiting for a key.
+    fn wants_key(&self) -> bool {
+        self.open
+            .last()
+            .is_some_and(|o| o.map && (self.stack.len() - o.base).is_multiple_of(2))
+    }
+
     /// Adds a finished node to the innermost container (or makes it the root).
-    fn push(&mut self, node: Value, raw_key: Option<String>, mark: Marker) {
-        match self.stack.last_mut() {
-            None => {
-                if self.root.is_none() {
-                    self.root = Some(node);
-                }
+    fn push(&mut self, node: Node) {
+        if self.open.is_empty() {
+            if self.root.is_none() {
+                self.root = Some(self.doc.push_node(node));
             }
-            Some(Open::Seq(items)) => items.push(node),
-            Some(Open::Map(entries, pending, raw_keys)) => match pending.take() {
-                Some(key) => entries.push((key, node)),
-                None => {
-                    let Some(raw) = raw_key else {
-                        return self.fail(format!("{}: Map key must be a scalar", at(mark)));
-                    };
-                    if raw_keys.contains(&raw) {
-                        return self.fail(format!("{}: duplicated mapping key '{raw}'", at(mark)));
-                    }
-                    // LLVM types keys from their text alone, whatever their tag.
-                    *pending = Some(typed_scalar(&raw));
-                    raw_keys.push(raw);
-                    let _ = node;
-                }
-            },
+        } else {
+            let i = self.doc.push_node(node);
+            self.stack.push(i);
         }
     }
-}
 
-fn at(mark: Marker) -> String {
-    format!("YAML:{}:{}", mark.line(), mark.col() + 1)
-}
+    /// A scalar in key position: a duplicate of an earlier key's text is an error, else the
+    /// key is typed from its text alone, whatever its tag.
+    fn push_key(&mut self, raw: &str, mark: Marker) {
+        let Some(o) = self.open.last_mut() else {
+            return;
+        };
+        let text = &self.doc.text;
+        let keys = &self.raw_keys[o.key_base..];
+        let after_last = keys
+            .last()
+            .is_none_or(|&k| text[k.range()].as_bytes() < raw.as_bytes());
+        if !(o.keys_ascending && after_last) {
+            o.keys_ascending &= after_last;
+            if keys.iter().any(|&k| &text[k.range()] == raw) {
+                return self.fail(format!("{}: duplicated mapping key '{raw}'", at(mark)));
+            }
+        }
+        let span = self.doc.push_text(raw);
+        self.raw_keys.push(span);
+        // A string key's text is the raw text just stored; other kinds need no text.
+        let node = match typed_scalar(raw) {
+            Scalar::UInt(u) => Node::UInt(u),
+            Scalar::Int(i) => Node::Int(i),
+            Scalar::Bool(b) => Node::Bool(b),
+            Scalar::Float(f) => Node::Float(f),
+            Scalar::Str => Node::Str(span),
+        };
+        self.push(node);
+    }
 
-impl MarkedEventReceiver for Builder {
+    /// Takes one parser event, in stream order.
     fn on_event(&mut self, ev: Event, mark: Marker) {
         if self.error.is_some() || self.documents > 1 {
             return;
@@ -77,32 +199,53 @@ impl MarkedEventReceiver for Builder {
         match ev {
             Event::DocumentStart => self.documents += 1,
             Event::Scalar(text, style, _, tag) => {
-                let plain_empty = text.is_empty() && style == TScalarStyle::Plain;
-                let node = if plain_empty && tag.is_none() {
-                    Value::Array(Vec::new())
+                if self.wants_key() {
+                    return self.push_key(&text, mark);
+                }
+                let node = if text.is_empty() && style == TScalarStyle::Plain && tag.is_none() {
+                    Node::Array(Span { start: 0, len: 0 })
                 } else if tag.is_some_and(|t| t.suffix != "str") {
-                    Value::from(text.as_str())
+                    Node::Str(self.doc.push_text(&text))
                 } else {
-                    typed_scalar(&text)
+                    self.doc.typed_node(&text)
                 };
-                self.push(node, Some(text), mark);
+                self.push(node);
             }
             Event::SequenceStart(..) | Event::MappingStart(..) => {
-                if self.stack.len() >= MAX_DEPTH {
+                if self.open.len() >= MAX_DEPTH {
                     return self.fail(format!("{}: nested too deeply", at(mark)));
                 }
-                self.stack.push(match ev {
-                    Event::SequenceStart(..) => Open::Seq(Vec::new()),
-                    _ => Open::Map(Vec::new(), None, Vec::new()),
+                self.open.push(Open {
+                    map: matches!(ev, Event::MappingStart(..)),
+                    base: self.stack.len(),
+                    key_base: self.raw_keys.len(),
+                    keys_ascending: true,
                 });
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let node = match self.stack.pop() {
-                    Some(Open::Seq(items)) => Value::Array(items),
-                    Some(Open::Map(entries, _, _)) => Value::Map(entries),
-                    None => return,
+                let Some(o) = self.open.pop() else { return };
+                let mut n = self.stack.len() - o.base;
+                if o.map {
+                    // A key without a value is dropped (the parser always sends a value).
+                    n -= n % 2;
+                }
+                let span = Span {
+                    start: self.doc.kids.len() as u32,
+                    len: if o.map { n / 2 } else { n } as u32,
                 };
-                self.push(node, None, mark);
+                self.doc
+                    .kids
+                    .extend_from_slice(&self.stack[o.base..o.base + n]);
+                self.stack.truncate(o.base);
+                self.raw_keys.truncate(o.key_base);
+                if self.wants_key() {
+                    return self.fail(format!("{}: Map key must be a scalar", at(mark)));
+                }
+                self.push(if o.map {
+                    Node::Map(span)
+                } else {
+                    Node::Array(span)
+                });
             }
             Event::Alias(_) => self.fail(format!("{}: aliases are not supported", at(mark))),
             _ => {}
@@ -111,98 +254,142 @@ impl MarkedEventReceiver for Builder {
 }
 
 /// Parses the YAML of an `.amdgpu_metadata` block into LLVM's typed tree (maps unsorted).
-pub(crate) fn parse_yaml(text: &str) -> Result<Value, String> {
+pub(crate) fn parse_yaml(text: &str) -> Result<Doc, String> {
+    if text.len() > MAX_TEXT {
+        return Err(format!(
+            "metadata text of {} bytes is too large (at most {MAX_TEXT})",
+            text.len()
+        ));
+    }
+    // Sizes from real metadata (about 14 bytes of YAML per node, 40% of it scalar text),
+    // so that the vectors rarely grow.
     let mut b = Builder {
-        stack: Vec::new(),
+        doc: Doc {
+            nodes: Vec::with_capacity(text.len() / 12 + 4),
+            kids: Vec::with_capacity(text.len() / 12 + 4),
+            text: String::with_capacity(text.len() / 2 + 16),
+            root: 0,
+        },
+        open: Vec::new(),
+        stack: Vec::with_capacity(64),
+        raw_keys: Vec::with_capacity(64),
         root: None,
         error: None,
         documents: 0,
     };
+    // Events are pulled one by one rather than through `Parser::load`, whose recursive
+    // descent moves every event through several frames (5% of the time on real metadata).
+    // `load(_, true)` pulls exactly these events in this order, up to the first error or
+    // the stream's end, so the errors are the same; its own checks of the event order never
+    // fail on events from the parser's state machine.
     let mut parser = Parser::new_from_str(text);
-    parser.load(&mut b, true).map_err(|e| {
-        format!(
-            "YAML:{}:{}: {}",
-            e.marker().line(),
-            e.marker().col() + 1,
-            e.info()
-        )
-    })?;
+    loop {
+        let (ev, mark) = parser.next_token().map_err(|e| {
+            format!(
+                "YAML:{}:{}: {}",
+                e.marker().line(),
+                e.marker().col() + 1,
+                e.info()
+            )
+        })?;
+        if ev == Event::StreamEnd {
+            break;
+        }
+        b.on_event(ev, mark);
+    }
     if let Some(e) = b.error {
         return Err(e);
     }
-    Ok(b.root.unwrap_or(Value::Array(Vec::new())))
+    let mut doc = b.doc;
+    doc.root = match b.root {
+        Some(r) => r,
+        None => doc.push_node(Node::Array(Span { start: 0, len: 0 })),
+    };
+    Ok(doc)
+}
+
+/// The kind (and value) a scalar's text types as; a string's text is the input itself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Scalar {
+    UInt(u64),
+    Int(i64),
+    Bool(bool),
+    Float(f64),
+    Str,
 }
 
 /// LLVM's `DocNode::fromString(S, "")`: the first of uint, int, bool, float that parses.
-pub(crate) fn typed_scalar(s: &str) -> Value {
+pub(crate) fn typed_scalar(s: &str) -> Scalar {
     if let Some(u) = parse_unsigned(s) {
-        return Value::from(u);
+        return Scalar::UInt(u);
     }
     if let Some(rest) = s.strip_prefix('-') {
         if let Some(u) = parse_unsigned(rest) {
             if u <= 1u64 << 63 {
-                return Value::from((u as i64).wrapping_neg());
+                let i = (u as i64).wrapping_neg();
+                // `-0` is a non-negative integer, which LLVM keeps as UInt.
+                return if i < 0 {
+                    Scalar::Int(i)
+                } else {
+                    Scalar::UInt(0)
+                };
             }
         }
     }
     if let Some(b) = parse_bool(s) {
-        return Value::Boolean(b);
+        return Scalar::Bool(b);
     }
     if let Some(f) = parse_strtod(s) {
-        return Value::F64(f);
+        return Scalar::Float(f);
     }
-    Value::from(s)
+    Scalar::Str
+}
+
+/// The value of an ASCII digit or letter (`a`/`A` = 10, up to 35); 99 for anything else.
+fn digit_value(b: u8) -> u32 {
+    match b {
+        b'0'..=b'9' => u32::from(b - b'0'),
+        b'a'..=b'z' => u32::from(b - b'a') + 10,
+        b'A'..=b'Z' => u32::from(b - b'A') + 10,
+        _ => 99,
+    }
 }
 
 /// LLVM's `getAsUnsignedInteger(S, 0)`: radix from the prefix, every character a digit.
 fn parse_unsigned(s: &str) -> Option<u64> {
-    let (radix, digits) = if let Some(r) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        (16, r)
-    } else if let Some(r) = s.strip_prefix("0b").or_else(|| s.strip_prefix("0B")) {
-        (2, r)
-    } else if let Some(r) = s.strip_prefix("0o") {
-        (8, r)
-    } else if s.len() > 1 && s.starts_with('0') && s.as_bytes()[1].is_ascii_digit() {
-        (8, &s[1..])
-    } else {
-        (10, s)
+    let b = s.as_bytes();
+    let (radix, digits) = match b {
+        [b'0', b'x' | b'X', rest @ ..] => (16, rest),
+        [b'0', b'b' | b'B', rest @ ..] => (2, rest),
+        [b'0', b'o', rest @ ..] => (8, rest),
+        [b'0', d, ..] if d.is_ascii_digit() => (8, &b[1..]),
+        _ => (10, b),
     };
     if digits.is_empty() {
         return None;
     }
     let mut v: u64 = 0;
-    for c in digits.chars() {
-        let d = c.to_digit(36).filter(|&d| d < radix)?;
+    for &c in digits {
+        let d = digit_value(c);
+        if d >= radix {
+            return None;
+        }
         v = v.checked_mul(u64::from(radix))?.checked_add(u64::from(d))?;
     }
     Some(v)
 }
 
-/// LLVM's `yaml::parseBool`.
+/// LLVM's `yaml::parseBool`: each word in lower case, capitalised or in upper case.
 fn parse_bool(s: &str) -> Option<bool> {
-    let words: [(&str, bool); 7] = [
-        ("y", true),
-        ("n", false),
-        ("on", true),
-        ("no", false),
-        ("off", false),
-        ("yes", true),
-        ("true", true),
-    ];
-    let lower_rest = |w: &str| s.len() == w.len() && s[1..] == w[1..];
-    let upper_rest = |w: &str| s.len() == w.len() && s[1..] == w[1..].to_ascii_uppercase();
-    let all = words.iter().copied().chain([("false", false)]);
-    for (w, v) in all {
-        let first = s.as_bytes().first().copied();
-        let lf = w.as_bytes()[0];
-        if first == Some(lf) && lower_rest(w) {
-            return Some(v);
+    match s {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
+            Some(true)
         }
-        if first == Some(lf.to_ascii_uppercase()) && (lower_rest(w) || upper_rest(w)) {
-            return Some(v);
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => {
+            Some(false)
         }
+        _ => None,
     }
-    None
 }
 
 /// C `strtod` consuming the whole text (LLVM's `to_float`): decimal with optional
@@ -216,17 +403,18 @@ fn parse_strtod(s: &str) -> Option<f64> {
     let s = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
     let body = s.strip_prefix(['+', '-']).unwrap_or(s);
     let sign = if s.starts_with('-') { -1.0 } else { 1.0 };
-    let lower = body.to_ascii_lowercase();
-    if lower == "inf" || lower == "infinity" {
+    let bytes = body.as_bytes();
+    if body.eq_ignore_ascii_case("inf") || body.eq_ignore_ascii_case("infinity") {
         return Some(sign * f64::INFINITY);
     }
-    if lower == "nan" || (lower.starts_with("nan(") && lower.ends_with(')')) {
+    if body.eq_ignore_ascii_case("nan")
+        || (bytes.len() >= 4 && bytes[..4].eq_ignore_ascii_case(b"nan(") && body.ends_with(')'))
+    {
         return Some(f64::NAN);
     }
-    if let Some(hex) = lower.strip_prefix("0x") {
-        return parse_hex_float(hex).map(|f| sign * f);
+    if let [b'0', b'x' | b'X', ..] = bytes {
+        return parse_hex_float(&body[2..]).map(|f| sign * f);
     }
-    let bytes = body.as_bytes();
     let mut i = 0;
     let digits = |i: &mut usize| {
         let start = *i;
@@ -260,9 +448,9 @@ fn parse_strtod(s: &str) -> Option<f64> {
 }
 
 /// The part of a hexadecimal float after `0x`: hex digits, an optional fraction, an
-/// optional binary exponent `p±N`.
+/// optional binary exponent `p±N` (either case).
 fn parse_hex_float(s: &str) -> Option<f64> {
-    let (mant, exp) = match s.split_once('p') {
+    let (mant, exp) = match s.split_once(['p', 'P']) {
         Some((m, e)) => (m, Some(e)),
         None => (s, None),
     };
@@ -302,28 +490,37 @@ mod tests {
 
     #[test]
     fn scalars_are_typed_as_llvm_types_them() {
-        assert_eq!(typed_scalar("010"), Value::from(8u64));
-        assert_eq!(typed_scalar("0o17"), Value::from(15u64));
-        assert_eq!(typed_scalar("0b101"), Value::from(5u64));
-        assert_eq!(typed_scalar("-0x10"), Value::from(-16i64));
-        assert_eq!(typed_scalar("Yes"), Value::Boolean(true));
-        assert_eq!(typed_scalar("YEs"), Value::from("YEs"));
-        assert_eq!(typed_scalar("n"), Value::Boolean(false));
-        assert!(matches!(typed_scalar("08"), Value::F64(_)));
-        assert!(matches!(typed_scalar("+5"), Value::F64(_)));
-        assert!(matches!(typed_scalar(""), Value::F64(_)));
-        assert!(matches!(typed_scalar("0x1p3"), Value::F64(_)));
-        assert_eq!(typed_scalar("1e"), Value::from("1e"));
-        assert_eq!(typed_scalar("0x"), Value::from("0x"));
-        assert_eq!(typed_scalar(".inf"), Value::from(".inf"));
-        assert_eq!(typed_scalar("1_000"), Value::from("1_000"));
-        assert_eq!(typed_scalar("~"), Value::from("~"));
+        assert_eq!(typed_scalar("010"), Scalar::UInt(8));
+        assert_eq!(typed_scalar("0o17"), Scalar::UInt(15));
+        assert_eq!(typed_scalar("0b101"), Scalar::UInt(5));
+        assert_eq!(typed_scalar("-0x10"), Scalar::Int(-16));
+        assert_eq!(typed_scalar("-0"), Scalar::UInt(0));
+        assert_eq!(typed_scalar("-9223372036854775808"), Scalar::Int(i64::MIN));
+        assert_eq!(typed_scalar("Yes"), Scalar::Bool(true));
+        assert_eq!(typed_scalar("YEs"), Scalar::Str);
+        assert_eq!(typed_scalar("n"), Scalar::Bool(false));
+        assert!(matches!(typed_scalar("08"), Scalar::Float(_)));
+        assert!(matches!(typed_scalar("+5"), Scalar::Float(_)));
+        assert!(matches!(typed_scalar(""), Scalar::Float(_)));
+        assert_eq!(typed_scalar("0x1p3"), Scalar::Float(8.0));
+        assert_eq!(typed_scalar("0x1P3"), Scalar::Float(8.0));
+        assert_eq!(typed_scalar("0x1.8p1"), Scalar::Float(3.0));
+        assert_eq!(typed_scalar("-0X1.8P1"), Scalar::Float(-3.0));
+        assert!(matches!(typed_scalar("NaN(1)"), Scalar::Float(f) if f.is_nan()));
+        assert!(matches!(typed_scalar("-Infinity"), Scalar::Float(f) if f == f64::NEG_INFINITY));
+        assert_eq!(typed_scalar("1e"), Scalar::Str);
+        assert_eq!(typed_scalar("0x"), Scalar::Str);
+        assert_eq!(typed_scalar(".inf"), Scalar::Str);
+        assert_eq!(typed_scalar("1_000"), Scalar::Str);
+        assert_eq!(typed_scalar("~"), Scalar::Str);
+        assert_eq!(typed_scalar("é"), Scalar::Str);
     }
 
     #[test]
     fn duplicate_keys_and_aliases_are_errors() {
         assert!(parse_yaml("a: 1\na: 2\n")
-            .unwrap_err()
+            .err()
+            .unwrap()
             .contains("duplicated mapping key 'a'"));
         assert!(parse_yaml("a: &x 1\nb: *x\n").is_err());
         assert!(parse_yaml("a: [\n").is_err());
