@@ -1,10 +1,10 @@
 //! A hand-written lexer for AMDGPU assembly tokens.
 //!
 //! The operand syntax is context-sensitive (`s[0:3]`, `offset:16`, `-|v1|`, `op_sel:[0,1]`),
-//! so there is no token stream built up front: the operand parser pulls tokens one at a time
-//! and may look ahead. Every token carries its byte span in the statement, for diagnostics.
+//! so the operand parser pulls tokens one at a time and looks up to three ahead. Tokens
+//! themselves do not depend on context: the lexer lexes a small window of them ahead. Every
+//! token carries its byte span in the statement, for diagnostics.
 
-use std::cell::Cell;
 use std::ops::Range;
 
 /// Punctuation and operators.
@@ -82,35 +82,138 @@ impl Token {
     }
 }
 
+/// Byte classes, one table lookup per byte in the lexer's inner loops.
+const IDENT_START: u8 = 1;
+const IDENT_CHAR: u8 = 2;
+const SPACE: u8 = 4;
+
+static CLASSES: [u8; 256] = classes();
+
+const fn classes() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        let start = b.is_ascii_alphabetic() || matches!(b, b'_' | b'.' | b'$' | b'@');
+        if start {
+            t[c] |= IDENT_START | IDENT_CHAR;
+        }
+        if b.is_ascii_digit() {
+            t[c] |= IDENT_CHAR;
+        }
+        if b.is_ascii_whitespace() {
+            t[c] |= SPACE;
+        }
+        c += 1;
+    }
+    t
+}
+
 /// True for characters an identifier may start with (LLVM: letters, `_`, `.`, `$`, `@`).
 pub fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || matches!(c, b'_' | b'.' | b'$' | b'@')
+    CLASSES[c as usize] & IDENT_START != 0
 }
 
 /// True for characters an identifier may continue with.
 pub fn is_ident_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$' | b'@')
+    CLASSES[c as usize] & IDENT_CHAR != 0
 }
 
+fn is_space(c: u8) -> bool {
+    CLASSES[c as usize] & SPACE != 0
+}
+
+/// Tokens the lexer holds lexed ahead. Statements rarely have more; longer input is lexed
+/// a window at a time.
+const WINDOW: usize = 8;
+
+/// How far the parser looks ahead (`peek3`): the window always holds this many tokens, or
+/// all the rest of the input.
+const LOOKAHEAD: usize = 3;
+
+/// The token at the end of the input (its span is set when lexed).
+const EOF: Token = Token {
+    tok: Tok::Eof,
+    start: 0,
+    end: 0,
+};
+
 /// The lexer: a position in the statement text.
+///
+/// The operand parser looks one to three tokens ahead before nearly every token. The lexer
+/// therefore lexes a window of tokens at once and hands out copies; lexing each token once
+/// per look was most of the assembler's time.
 #[derive(Clone, Debug)]
 pub struct Lexer<'a> {
     src: &'a str,
+    /// The end of the last consumed token.
     pos: usize,
-    /// The token last peeked at: where it starts being looked for, the token, and the
-    /// position after it. The operand parser peeks before nearly every token, and lexing
-    /// each token twice was a quarter of the assembler's time.
-    peeked: Cell<Option<(usize, Token, usize)>>,
+    /// `window[head..len]` are the next tokens, in order; they end at an `Eof` token or
+    /// number at least `LOOKAHEAD`.
+    window: [Token; WINDOW],
+    head: usize,
+    len: usize,
 }
 
 impl<'a> Lexer<'a> {
     /// A lexer at the start of `src`.
     pub fn new(src: &'a str) -> Lexer<'a> {
+        let mut l = Lexer::unstarted(src);
+        l.start();
+        l
+    }
+
+    /// A lexer at the start of `src` that has not lexed yet: [`Lexer::start`] must follow.
+    /// The two steps let the statement parser build its lexer in place; returning a
+    /// lexed window from `new` copies it.
+    #[inline]
+    pub(crate) fn unstarted(src: &'a str) -> Lexer<'a> {
         Lexer {
             src,
             pos: 0,
-            peeked: Cell::new(None),
+            window: [EOF; WINDOW],
+            head: 0,
+            len: 0,
         }
+    }
+
+    /// Lexes the first window.
+    pub(crate) fn start(&mut self) {
+        self.fill();
+    }
+
+    /// Moves the tokens still ahead to the front of the window and lexes more after them,
+    /// until the window is full or holds the end of the input.
+    fn fill(&mut self) {
+        // Fewer than LOOKAHEAD tokens are kept: a loop, not a call to memmove.
+        let kept = self.len - self.head;
+        for i in 0..kept {
+            self.window[i] = self.window[self.head + i];
+        }
+        self.len = kept;
+        self.head = 0;
+        let mut cur = Cursor {
+            src: self.src,
+            pos: match self.len {
+                0 => self.pos,
+                n => self.window[n - 1].end,
+            },
+        };
+        // Called only when the window does not yet hold the end of the input.
+        while self.len < WINDOW {
+            let t = cur.lex();
+            self.window[self.len] = t;
+            self.len += 1;
+            if t.tok == Tok::Eof {
+                break;
+            }
+        }
+    }
+
+    /// The token `i` places ahead (0: the next one); past the end of input, `Eof`.
+    fn ahead(&self, i: usize) -> Token {
+        // The window holds LOOKAHEAD tokens or ends at `Eof`.
+        self.window[(self.head + i).min(self.len - 1)]
     }
 
     /// The whole input.
@@ -136,52 +239,74 @@ impl<'a> Lexer<'a> {
             .is_some_and(|c| c.is_ascii_whitespace() || *c == b'/')
     }
 
+    /// The byte right after `t` (`None` at the end of input): tells `offset:` from
+    /// `offset :` without lexing on.
+    pub fn byte_after(&self, t: &Token) -> Option<u8> {
+        self.src.as_bytes().get(t.end).copied()
+    }
+
     /// The next token without consuming it.
     pub fn peek(&self) -> Token {
-        if let Some((at, t, _)) = self.peeked.get() {
-            if at == self.pos {
-                return t;
-            }
-        }
-        let mut ahead = self.clone();
-        let t = ahead.next_token();
-        self.peeked.set(Some((self.pos, t, ahead.pos)));
-        t
+        self.ahead(0)
     }
 
     /// The token after the next one, without consuming either.
     pub fn peek2(&self) -> Token {
-        let mut l = self.clone();
-        l.next_token();
-        l.next_token()
+        self.ahead(1)
     }
 
+    /// The token after the next two.
+    pub fn peek3(&self) -> Token {
+        self.ahead(2)
+    }
+
+    /// Consumes and returns the next token.
+    pub fn next_token(&mut self) -> Token {
+        let t = self.window[self.head];
+        self.pos = t.end;
+        // `Eof` stays the next token for good.
+        if t.tok != Tok::Eof {
+            self.head += 1;
+            if self.len - self.head < LOOKAHEAD && self.window[self.len - 1].tok != Tok::Eof {
+                self.fill();
+            }
+        }
+        t
+    }
+}
+
+/// A position in the statement text, which lexes.
+#[derive(Clone, Copy, Debug)]
+struct Cursor<'a> {
+    src: &'a str,
+    pos: usize,
+}
+
+impl Cursor<'_> {
+    /// Skips blanks and C-style comments (whitespace to llvm-mc).
     fn skip_space(&mut self) {
         let b = self.src.as_bytes();
         loop {
-            while self.pos < b.len() && b[self.pos].is_ascii_whitespace() {
+            while self.pos < b.len() && is_space(b[self.pos]) {
                 self.pos += 1;
             }
-            // C-style comments are whitespace to llvm-mc.
             if b.get(self.pos) == Some(&b'/') && b.get(self.pos + 1) == Some(&b'*') {
-                match self.src[self.pos + 2..].find("*/") {
-                    Some(i) => self.pos += i + 4,
-                    None => self.pos = b.len(),
-                }
+                self.skip_comment();
                 continue;
             }
             break;
         }
     }
 
-    /// Consumes and returns the next token.
-    pub fn next_token(&mut self) -> Token {
-        if let Some((at, t, after)) = self.peeked.get() {
-            if at == self.pos {
-                self.pos = after;
-                return t;
-            }
+    fn skip_comment(&mut self) {
+        match self.src[self.pos + 2..].find("*/") {
+            Some(i) => self.pos += i + 4,
+            None => self.pos = self.src.len(),
         }
+    }
+
+    /// Lexes the token at the position and moves past it.
+    fn lex(&mut self) -> Token {
         self.skip_space();
         let b = self.src.as_bytes();
         let start = self.pos;
@@ -192,26 +317,16 @@ impl<'a> Lexer<'a> {
                 end: start,
             };
         };
-        let tok = if c.is_ascii_digit() {
-            self.lex_number()
-        } else if is_ident_start(c) {
+        let tok = if is_ident_start(c) {
             self.pos += 1;
             while self.pos < b.len() && is_ident_char(b[self.pos]) {
                 self.pos += 1;
             }
             Tok::Ident
+        } else if c.is_ascii_digit() {
+            self.lex_number()
         } else if c == b'"' {
-            self.pos += 1;
-            while self.pos < b.len() && b[self.pos] != b'"' {
-                self.pos += if b[self.pos] == b'\\' { 2 } else { 1 };
-            }
-            if self.pos < b.len() {
-                self.pos += 1;
-                Tok::Str
-            } else {
-                self.pos = b.len();
-                Tok::Error
-            }
+            self.lex_string()
         } else {
             self.lex_punct(c)
         };
@@ -219,6 +334,21 @@ impl<'a> Lexer<'a> {
             tok,
             start,
             end: self.pos,
+        }
+    }
+
+    fn lex_string(&mut self) -> Tok {
+        let b = self.src.as_bytes();
+        self.pos += 1;
+        while self.pos < b.len() && b[self.pos] != b'"' {
+            self.pos += if b[self.pos] == b'\\' { 2 } else { 1 };
+        }
+        if self.pos < b.len() {
+            self.pos += 1;
+            Tok::Str
+        } else {
+            self.pos = b.len();
+            Tok::Error
         }
     }
 
@@ -410,5 +540,31 @@ mod tests {
         assert_eq!(kinds("\"open"), vec![Tok::Error]);
         assert_eq!(kinds("0x"), vec![Tok::Error]);
         assert_eq!(kinds("99999999999999999999999"), vec![Tok::Error]);
+    }
+
+    #[test]
+    fn looking_ahead_agrees_with_consuming_across_windows() {
+        // More tokens than one window holds, and a comment between two of them.
+        let src = "v_pk_fma_f16 v0, v1, v2, v3 op_sel:[0,1,1] /* c */ op_sel_hi:[1,0,0] clamp";
+        let mut all = Vec::new();
+        let mut l = Lexer::new(src);
+        loop {
+            let t = l.next_token();
+            all.push(t);
+            if t.tok == Tok::Eof {
+                break;
+            }
+        }
+        let eof = *all.last().unwrap();
+        let at = |i: usize| all.get(i).copied().unwrap_or(eof);
+        let mut l = Lexer::new(src);
+        for i in 0..all.len() + 2 {
+            assert_eq!(
+                (l.peek(), l.peek2(), l.peek3()),
+                (at(i), at(i + 1), at(i + 2))
+            );
+            assert_eq!(l.next_token(), at(i));
+            assert_eq!(l.pos(), at(i).end);
+        }
     }
 }

@@ -13,7 +13,7 @@ use gcnkit_isa::Gen;
 use crate::error::AsmError;
 use crate::expr::{parse_expr, Expr, SymbolValues};
 use crate::lex::{Lexer, Punct, Tok, Token};
-use crate::register::{parse_register, Reg};
+use crate::register::{parse_register, register_start_then, Reg};
 
 /// Source modifiers written around an operand.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -125,55 +125,48 @@ pub struct Stmt<'a> {
     pub modifiers: Vec<Modifier<'a>>,
 }
 
-/// Modifiers that are bare words.
-const FLAGS: &[&str] = &[
-    "glc",
-    "slc",
-    "dlc",
-    "sc0",
-    "sc1",
-    "nt",
-    "scc",
-    "lds",
-    "tfe",
-    "offen",
-    "idxen",
-    "addr64",
-    "gds",
-    "unorm",
-    "da",
-    "r128",
-    "a16",
-    "d16",
-    "lwe",
-    "clamp",
-    "done",
-    "compr",
-    "vm",
-    "high",
-    "row_mirror",
-    "row_half_mirror",
-    "nv",
-    "noglc",
-    "noslc",
-    "nogds",
-    "notfe",
-    "nolds",
-];
+/// True for the modifiers that are bare words. Asked of every identifier in a statement,
+/// so the names are grouped by first letter: a register name is then refused by a compare
+/// or two.
+fn is_flag(name: &str) -> bool {
+    match name.as_bytes().first() {
+        Some(b'a') => matches!(name, "a16" | "addr64"),
+        Some(b'c') => matches!(name, "clamp" | "compr"),
+        Some(b'd') => matches!(name, "dlc" | "da" | "d16" | "done"),
+        Some(b'g') => matches!(name, "glc" | "gds"),
+        Some(b'h') => name == "high",
+        Some(b'i') => name == "idxen",
+        Some(b'l') => matches!(name, "lds" | "lwe"),
+        Some(b'n') => matches!(
+            name,
+            "nt" | "nv" | "noglc" | "noslc" | "nogds" | "notfe" | "nolds"
+        ),
+        Some(b'o') => name == "offen",
+        Some(b'r') => matches!(name, "r128" | "row_mirror" | "row_half_mirror"),
+        Some(b's') => matches!(name, "slc" | "sc0" | "sc1" | "scc"),
+        Some(b't') => name == "tfe",
+        Some(b'u') => name == "unorm",
+        Some(b'v') => name == "vm",
+        _ => false,
+    }
+}
 
-/// Names that take `(...)` and are symbolic operands.
-const CALLS: &[&str] = &[
-    "hwreg",
-    "sendmsg",
-    "swizzle",
-    "gpr_idx",
-    "vmcnt",
-    "expcnt",
-    "lgkmcnt",
-    "vmcnt_sat",
-    "expcnt_sat",
-    "lgkmcnt_sat",
-];
+/// True for the names that take `(...)` and are symbolic operands.
+fn is_call(name: &str) -> bool {
+    matches!(
+        name,
+        "hwreg"
+            | "sendmsg"
+            | "swizzle"
+            | "gpr_idx"
+            | "vmcnt"
+            | "expcnt"
+            | "lgkmcnt"
+            | "vmcnt_sat"
+            | "expcnt_sat"
+            | "lgkmcnt_sat"
+    )
+}
 
 /// Parses a whole statement: mnemonic, operands, modifiers.
 pub fn parse_stmt<'a>(
@@ -181,7 +174,8 @@ pub fn parse_stmt<'a>(
     gen: Gen,
     syms: &dyn SymbolValues,
 ) -> Result<Stmt<'a>, AsmError> {
-    let mut lex = Lexer::new(src);
+    let mut lex = Lexer::unstarted(src);
+    lex.start();
     let t = lex.next_token();
     if t.tok != Tok::Ident {
         return Err(AsmError::new(
@@ -227,9 +221,9 @@ fn is_modifier(lex: &Lexer<'_>, t: &Token, at_operand: bool) -> bool {
     if at_operand && (name.eq_ignore_ascii_case("a16") || name == "scc") {
         return false;
     }
-    let next = lex.peek2();
-    // `name:` (but not a register range, which the register parser owns).
-    (next.is(Punct::Colon) && next.start == t.end) || FLAGS.contains(&name)
+    // `name:` with the colon right after the name (a register range `s[0:1]` has its
+    // colon elsewhere; the register parser owns it).
+    lex.byte_after(t) == Some(b':') || is_flag(name)
 }
 
 fn parse_modifier<'a>(
@@ -252,7 +246,7 @@ fn parse_modifier<'a>(
         parse_list(lex, syms)?
     } else if v.tok == Tok::Ident {
         let text = lex.text(&v);
-        if CALLS.contains(&text) && lex.peek2().is(Punct::LParen) {
+        if is_call(text) && lex.peek2().is(Punct::LParen) {
             lex.next_token();
             let args = parse_args(lex, syms)?;
             ModValue::Call(v.span(), args)
@@ -400,6 +394,17 @@ fn parse_operand_in(
 ) -> Result<Operand, AsmError> {
     let t = lex.peek();
     let start = t.start;
+    // Most operands are a register name: nothing else (a source modifier, a call, a symbol)
+    // starts with one, so the register is the whole operand.
+    if t.tok == Tok::Ident {
+        if let Some(r) = parse_register(lex, gen) {
+            return Ok(Operand {
+                value: Value::Reg(r?),
+                mods: SrcMods::default(),
+                span: start..lex.pos(),
+            });
+        }
+    }
     // `--x` is an expression (llvm-mc refuses it where FP source modifiers may be written).
     if t.is(Punct::Minus) && lex.peek2().is(Punct::Minus) {
         let mut op = parse_plain(lex, gen, syms, allow_pipe)?;
@@ -411,8 +416,7 @@ fn parse_operand_in(
         if name == "sext" {
             return parse_sext(lex, gen, syms);
         }
-        if !matches!(name, "abs" | "neg" | "lit")
-            && !crate::register::is_register_start(gen, name, &lex.peek2())
+        if !matches!(name, "abs" | "neg" | "lit") && !register_start_then(gen, name, || lex.peek2())
         {
             // Any other `name(` is a symbolic operand; the encoder that expects one checks
             // the name (so `s_waitcnt foo(1)` reports the counter name, as llvm-mc does).
@@ -442,21 +446,34 @@ fn parse_fp_mods(
         lex.next_token();
         mods.neg = true;
     }
+    // Each of `neg(`, `abs(`, `lit(` at most once and in this order: a name out of order
+    // is left for `starts_modifier` below to refuse.
     let mut closers = 0;
-    for name in ["neg", "abs", "lit"] {
+    let mut next_allowed = 0;
+    loop {
         let t = lex.peek();
-        if !(t.tok == Tok::Ident && lex.text(&t) == name && lex.peek2().is(Punct::LParen)) {
-            continue;
+        if t.tok != Tok::Ident {
+            break;
         }
-        if name == "neg" && mods.neg {
+        let which = match lex.text(&t) {
+            "neg" => 0,
+            "abs" => 1,
+            "lit" => 2,
+            _ => break,
+        };
+        if which < next_allowed || !lex.peek2().is(Punct::LParen) {
+            break;
+        }
+        if which == 0 && mods.neg {
             return Err(AsmError::new(t.span(), "expected register or immediate"));
         }
         lex.next_token();
         lex.next_token();
         closers += 1;
-        match name {
-            "neg" => mods.neg = true,
-            "abs" => mods.abs = true,
+        next_allowed = which + 1;
+        match which {
+            0 => mods.neg = true,
+            1 => mods.abs = true,
             _ => mods.lit = true,
         }
     }
@@ -516,41 +533,43 @@ fn parse_sext(lex: &mut Lexer<'_>, gen: Gen, syms: &dyn SymbolValues) -> Result<
     Ok(op)
 }
 
+/// True for the names of the source modifiers written as calls.
+fn is_mod_call(name: &str) -> bool {
+    matches!(name, "abs" | "neg" | "sext" | "lit")
+}
+
 /// True if a source modifier starts at the lexer's position (llvm-mc's `isModifier`): `|`,
 /// `abs(`/`neg(`/`sext(`/`lit(`, or `-` before a register or one of those.
 fn starts_modifier(lex: &Lexer<'_>, gen: Gen) -> bool {
     let t = lex.peek();
-    let named = |l: &Lexer<'_>, t: &Token| {
-        t.tok == Tok::Ident
-            && matches!(l.text(t), "abs" | "neg" | "sext" | "lit")
-            && l.peek2().is(Punct::LParen)
-    };
-    if t.is(Punct::Pipe) || named(lex, &t) {
-        return true;
+    match t.tok {
+        Tok::Punct(Punct::Pipe) => true,
+        Tok::Ident => is_mod_call(lex.text(&t)) && lex.peek2().is(Punct::LParen),
+        Tok::Punct(Punct::Minus) => {
+            let n = lex.peek2();
+            match n.tok {
+                Tok::Punct(Punct::Pipe | Punct::LBracket) => true,
+                Tok::Ident => {
+                    let name = lex.text(&n);
+                    (is_mod_call(name) && lex.peek3().is(Punct::LParen))
+                        || register_start_then(gen, name, || lex.peek3())
+                }
+                _ => false,
+            }
+        }
+        _ => false,
     }
-    if !t.is(Punct::Minus) {
-        return false;
-    }
-    let mut l = lex.clone();
-    l.next_token();
-    let n = l.peek();
-    n.is(Punct::Pipe)
-        || named(&l, &n)
-        || n.is(Punct::LBracket)
-        || (n.tok == Tok::Ident && crate::register::is_register_start(gen, l.text(&n), &l.peek2()))
 }
 
 /// True if the `-` at the lexer's position is the SP3 `neg` modifier: before a register,
 /// `|`, or `abs`.
 fn sp3_neg_follows(lex: &Lexer<'_>, gen: Gen) -> bool {
-    let mut l = lex.clone();
-    l.next_token();
-    let n = l.peek();
+    let n = lex.peek2();
     match n.tok {
         Tok::Punct(Punct::Pipe) | Tok::Punct(Punct::LBracket) => true,
         Tok::Ident => {
-            let name = l.text(&n);
-            name == "abs" || crate::register::is_register_start(gen, name, &l.peek2())
+            let name = lex.text(&n);
+            name == "abs" || register_start_then(gen, name, || lex.peek3())
         }
         _ => false,
     }

@@ -132,33 +132,44 @@ fn special(gen: Gen, name: &str) -> Option<Result<(u32, u32), &'static str>> {
     }
 }
 
-/// The file and number of a single-register name such as `s12`, `v3`, `a7`, `ttmp5`.
+/// The file and number of a single-register name such as `s12`, `v3`, `a7`, `ttmp5`
+/// (`None` for the number of a bare prefix such as `v`, which a range must follow).
 fn numbered(name: &str) -> Option<(RegFile, Option<u32>)> {
-    let (file, rest) = if let Some(r) = name.strip_prefix("ttmp") {
-        (RegFile::Ttmp, r)
-    } else if let Some(r) = name.strip_prefix('s') {
-        (RegFile::Sgpr, r)
-    } else if let Some(r) = name.strip_prefix('v') {
-        (RegFile::Vgpr, r)
-    } else if let Some(r) = name.strip_prefix('a') {
-        (RegFile::Agpr, r)
-    } else {
-        return None;
+    let b = name.as_bytes();
+    let (file, rest) = match b.first()? {
+        b't' if b.starts_with(b"ttmp") => (RegFile::Ttmp, &b[4..]),
+        b's' => (RegFile::Sgpr, &b[1..]),
+        b'v' => (RegFile::Vgpr, &b[1..]),
+        b'a' => (RegFile::Agpr, &b[1..]),
+        _ => return None,
     };
     if rest.is_empty() {
         return Some((file, None));
     }
-    if !rest.bytes().all(|c| c.is_ascii_digit()) || rest.len() > 9 {
+    // At most nine digits, so the number fits without overflow checks.
+    if rest.len() > 9 {
         return None;
     }
-    Some((file, rest.parse().ok()))
+    let mut n = 0;
+    for &c in rest {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + u32::from(c - b'0');
+    }
+    Some((file, Some(n)))
 }
 
 /// True if `name` (followed by `next`) starts a register operand.
 pub fn is_register_start(gen: Gen, name: &str, next: &Token) -> bool {
+    register_start_then(gen, name, || *next)
+}
+
+/// [`is_register_start`], asking for the next token only when a bare prefix needs it.
+pub(crate) fn register_start_then(gen: Gen, name: &str, next: impl FnOnce() -> Token) -> bool {
     match numbered(name) {
         Some((_, Some(_))) => true,
-        Some((_, None)) => next.is(Punct::LBracket),
+        Some((_, None)) => next().is(Punct::LBracket),
         None => special(gen, name).is_some(),
     }
 }
@@ -174,30 +185,35 @@ pub fn parse_register(lex: &mut Lexer<'_>, gen: Gen) -> Option<Result<Reg, AsmEr
         return None;
     }
     let name = lex.text(&t);
-    let next = lex.peek2();
-    if !is_register_start(gen, name, &next) {
-        return None;
+    // A name is either numbered or special, never both.
+    match numbered(name) {
+        Some((file, Some(n))) => {
+            lex.next_token();
+            Some(check(gen, file, n, 1, t.span()))
+        }
+        Some((file, None)) => {
+            if !lex.peek2().is(Punct::LBracket) {
+                return None;
+            }
+            lex.next_token();
+            Some(
+                parse_range(lex)
+                    .and_then(|(first, count, end)| check(gen, file, first, count, t.start..end)),
+            )
+        }
+        None => {
+            let sp = special(gen, name)?;
+            lex.next_token();
+            Some(match sp {
+                Ok((index, count)) => Ok(Reg {
+                    file: RegFile::Special,
+                    index,
+                    count,
+                }),
+                Err(msg) => Err(AsmError::new(t.span(), msg)),
+            })
+        }
     }
-    lex.next_token();
-    if let Some(sp) = special(gen, name) {
-        return Some(match sp {
-            Ok((index, count)) => Ok(Reg {
-                file: RegFile::Special,
-                index,
-                count,
-            }),
-            Err(msg) => Err(AsmError::new(t.span(), msg)),
-        });
-    }
-    let (file, number) = numbered(name)?;
-    let (first, count, end) = match number {
-        Some(n) => (n, 1, t.end),
-        None => match parse_range(lex) {
-            Ok(r) => r,
-            Err(e) => return Some(Err(e)),
-        },
-    };
-    Some(check(gen, file, first, count, t.start..end))
 }
 
 /// `[lo:hi]` or `[n]` after a register-file prefix.
@@ -239,11 +255,9 @@ fn parse_range(lex: &mut Lexer<'_>) -> Result<(u32, u32, usize), AsmError> {
 /// `[s0,s1,s2,s3]`: consecutive registers of one file.
 fn parse_list(lex: &mut Lexer<'_>, gen: Gen) -> Option<Result<Reg, AsmError>> {
     // Only a list whose first element is a register; `[` also opens op_sel-style lists.
-    let mut probe = lex.clone();
-    probe.next_token();
-    let first_tok = probe.peek();
+    let first_tok = lex.peek2();
     if first_tok.tok != Tok::Ident
-        || !is_register_start(gen, probe.text(&first_tok), &probe.peek2())
+        || !register_start_then(gen, lex.text(&first_tok), || lex.peek3())
     {
         return None;
     }
