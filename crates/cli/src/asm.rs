@@ -1,6 +1,6 @@
 //! `gcn asm`.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -10,6 +10,8 @@ use clap::Args;
 use gcnkit_asm::program::{self, elf, FileLoader, FsLoader, NoIncludes, Options, Program};
 use gcnkit_disasm::{print_instruction, PrintContext};
 use gcnkit_isa::Target;
+
+use crate::input::{read_input, Input};
 
 /// Arguments of `gcn asm`.
 #[derive(Args)]
@@ -60,7 +62,9 @@ pub fn run(args: &AsmArgs) -> Result<ExitCode> {
     if args.relocatable && args.output.is_none() {
         bail!("-c needs -o FILE");
     }
-    let (name, text) = read_source(&args.input)?;
+    let (name, input) = read_source(&args.input)?;
+    let text = std::str::from_utf8(&input)
+        .with_context(|| format!("cannot read '{name}': not UTF-8 text"))?;
     let listing = args.show_encoding || args.output.is_none();
     let options = Options {
         target,
@@ -75,7 +79,7 @@ pub fn run(args: &AsmArgs) -> Result<ExitCode> {
             include_dirs: args.include.clone(),
         })
     };
-    let program = match program::assemble(&name, &text, &options, loader.as_ref()) {
+    let program = match program::assemble(&name, text, &options, loader.as_ref()) {
         Ok(p) => p,
         Err(failed) => {
             eprint!("{failed}");
@@ -104,17 +108,14 @@ pub fn run(args: &AsmArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn read_source(path: &Path) -> Result<(String, String)> {
-    if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading standard input")?;
-        return Ok(("<stdin>".to_string(), text));
-    }
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read '{}'", path.display()))?;
-    Ok((path.display().to_string(), text))
+/// The file name for messages, and the file's bytes (mapped, for a large file).
+fn read_source(path: &Path) -> Result<(String, Input)> {
+    let name = if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
+    Ok((name, read_input(path)?))
 }
 
 /// Column at which llvm-mc starts the `; encoding:` comment (counting the tab as one).

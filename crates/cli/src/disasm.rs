@@ -1,7 +1,7 @@
 //! `gcn disasm`.
 
-use std::io::{BufRead, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
@@ -16,6 +16,7 @@ use gcnkit_disasm::listing::{
 use gcnkit_disasm::{print_instruction, PrintContext};
 use gcnkit_isa::{Instruction, Target};
 
+use crate::input::read_input;
 use crate::rebuild::{render_code_object, ET_DYN};
 use std::collections::HashMap;
 
@@ -48,47 +49,6 @@ pub struct DisasmArgs {
     /// Print at most this many warnings about invalid bytes (0 for none).
     #[arg(long, default_value_t = 20)]
     max_warnings: usize,
-}
-
-/// The bytes of an input file: mapped when it is a regular file (reading a large code object
-/// into fresh memory costs a page fault per 4 KiB), read otherwise.
-enum Input {
-    Mapped(memmap2::Mmap),
-    Read(Vec<u8>),
-}
-
-impl std::ops::Deref for Input {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Input::Mapped(m) => m,
-            Input::Read(v) => v,
-        }
-    }
-}
-
-fn read_input(path: &Path) -> Result<Input> {
-    if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .context("reading standard input")?;
-        return Ok(Input::Read(buf));
-    }
-    let cannot = || format!("cannot read '{}'", path.display());
-    let file = std::fs::File::open(path).with_context(cannot)?;
-    let meta = file.metadata().with_context(cannot)?;
-    if meta.is_file() && meta.len() > 0 {
-        // SAFETY: the map is read-only and private. Another process truncating the file
-        // while gcn runs could fault it, as with any tool that maps its input; the
-        // listing is never changed through the map.
-        if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
-            return Ok(Input::Mapped(map));
-        }
-    }
-    let mut buf = Vec::new();
-    (&file).read_to_end(&mut buf).with_context(cannot)?;
-    Ok(Input::Read(buf))
 }
 
 fn explicit_target(args: &DisasmArgs) -> Result<Option<Target>> {

@@ -4,4 +4,5 @@
 pub mod asm;
 pub mod disasm;
 pub mod info;
+pub mod input;
 pub mod rebuild;

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use gcnkit_isa::Target;
 
-use super::input::{Frame, FrameKind};
+use super::input::{Frame, FrameKind, Text};
 use super::state::{skip_space, word_end, Asm, Cond, Macro, MacroParam};
 use super::symbols::Def;
 use super::{Binding, Section, SHF_ALLOC, SHF_EXECINSTR, SHF_WRITE};
@@ -414,7 +414,7 @@ impl Asm<'_> {
             return;
         }
         let file = self.cur.file;
-        let mut frame = Frame::new(FrameKind::Repeat, Rc::from(text), file, line);
+        let mut frame = Frame::new(FrameKind::Repeat, Text::from(text), file, line);
         frame.repeats_left = again;
         self.push_frame(frame, col);
     }
@@ -557,7 +557,7 @@ impl Asm<'_> {
         self.macro_count += 1;
         let pairs: Vec<(&str, &str)> = values.iter().map(|(n, v)| (*n, v.as_str())).collect();
         let text = substitute(&m.body, &pairs, Some(self.macro_count - 1));
-        let frame = Frame::new(FrameKind::Macro, Rc::from(text), m.file, m.line);
+        let frame = Frame::new(FrameKind::Macro, Text::from(text), m.file, m.line);
         self.push_frame(frame, args_col);
     }
 
@@ -589,7 +589,7 @@ impl Asm<'_> {
                 self.files.push(path);
                 let file = (self.files.len() - 1) as u32;
                 self.push_frame(
-                    Frame::new(FrameKind::File, Rc::from(text), file, 0),
+                    Frame::new(FrameKind::File, Text::from(text), file, 0),
                     args_col,
                 );
             }

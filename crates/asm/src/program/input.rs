@@ -2,6 +2,7 @@
 //! repetitions), and splitting it into statements with comments removed.
 
 use std::borrow::Cow;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -46,6 +47,34 @@ impl FileLoader for NoIncludes {
     }
 }
 
+/// Source text that frames and locations share: the root file's text, borrowed for the
+/// whole run (copying a large file was a measurable part of assembling it), or text made
+/// while assembling (included files, macro expansions, repetitions, blocks).
+#[derive(Clone, Debug)]
+pub(crate) enum Text<'s> {
+    /// The text of the file being assembled.
+    Root(&'s str),
+    /// Text read or made along the way.
+    Made(Rc<str>),
+}
+
+impl Deref for Text<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            Text::Root(s) => s,
+            Text::Made(s) => s,
+        }
+    }
+}
+
+impl From<String> for Text<'_> {
+    fn from(s: String) -> Self {
+        Text::Made(Rc::from(s))
+    }
+}
+
 /// What a frame reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FrameKind {
@@ -59,9 +88,9 @@ pub(crate) enum FrameKind {
 
 /// Text being read: a file, or expanded text whose lines map one to one onto lines of a
 /// file starting at `first_line`.
-pub(crate) struct Frame {
+pub(crate) struct Frame<'s> {
     pub kind: FrameKind,
-    pub text: Rc<str>,
+    pub text: Text<'s>,
     pub pos: usize,
     /// File index (into the assembler's file list) the lines belong to.
     pub file: u32,
@@ -75,8 +104,8 @@ pub(crate) struct Frame {
     pub first_line: u32,
 }
 
-impl Frame {
-    pub(crate) fn new(kind: FrameKind, text: Rc<str>, file: u32, line: u32) -> Frame {
+impl<'s> Frame<'s> {
+    pub(crate) fn new(kind: FrameKind, text: Text<'s>, file: u32, line: u32) -> Frame<'s> {
         Frame {
             kind,
             text,

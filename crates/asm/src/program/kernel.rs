@@ -3,13 +3,12 @@
 //! the metadata note, both as llvm-mc writes them (the rules themselves are in
 //! `gcnkit_codeobj::write`).
 
-use std::rc::Rc;
-
 use gcnkit_codeobj::write::{descriptor_from_directives, metadata_note_from_yaml, AmdhsaDirective};
 
 use crate::expr::{BinOp, Expr, Variant};
 
 use super::input::strip_comments;
+use super::input::Text;
 use super::state::{skip_space, word_end, Asm, Loc, Patch, Pending};
 use super::symbols::Def;
 use super::{Binding, Section, Severity, SHF_ALLOC};
@@ -25,7 +24,7 @@ const SHT_NOTE: u32 = 7;
 const SHF_MERGE: u64 = 0x10;
 const SHF_STRINGS: u64 = 0x20;
 
-impl Asm<'_> {
+impl<'l> Asm<'l> {
     /// `.amdhsa_kernel NAME`: reads the block up to `.end_amdhsa_kernel` and writes the
     /// descriptor.
     pub(crate) fn amdhsa_kernel(&mut self, args: &str, args_col: usize, col: usize) {
@@ -38,7 +37,7 @@ impl Asm<'_> {
             return;
         }
         let saved = self.cur.clone();
-        let body: Rc<str> = Rc::from(body);
+        let body = Text::from(body);
         let values = self.kernel_directives(&body, first_line);
         // Errors found at `.end_amdhsa_kernel` are reported just past it, as llvm-mc does.
         let end = Loc {
@@ -85,9 +84,9 @@ impl Asm<'_> {
     /// `None` if one of them could not be read (the error is reported).
     fn kernel_directives(
         &mut self,
-        body: &Rc<str>,
+        body: &Text<'l>,
         first_line: u32,
-    ) -> Option<Vec<(String, i64, Loc, Loc)>> {
+    ) -> Option<Vec<(String, i64, Loc<'l>, Loc<'l>)>> {
         let mut out = Vec::new();
         let mut ok = true;
         let mut start = 0;

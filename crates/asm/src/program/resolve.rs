@@ -184,7 +184,7 @@ impl Asm<'_> {
     }
 
     /// Patches one fixup, or records its relocation.
-    fn apply(&mut self, f: &Pending) -> Result<(), String> {
+    fn apply(&mut self, f: &Pending<'_>) -> Result<(), String> {
         let v = self.eval_rel(&f.expr, (f.section, f.pc), 0)?.simplify();
         match f.patch {
             Patch::Instruction(FixupKind::BranchSimm16) => self.branch(f, v),
@@ -198,7 +198,7 @@ impl Asm<'_> {
         }
     }
 
-    fn branch(&mut self, f: &Pending, v: RelValue) -> Result<(), String> {
+    fn branch(&mut self, f: &Pending<'_>, v: RelValue) -> Result<(), String> {
         let target = match (v.add, v.sub) {
             // A global symbol may be preempted: llvm-mc leaves the branch to the linker,
             // and writes the field as if the symbol were at address 0.
@@ -228,7 +228,7 @@ impl Asm<'_> {
         Ok(())
     }
 
-    fn literal(&mut self, f: &Pending, v: RelValue) -> Result<(), String> {
+    fn literal(&mut self, f: &Pending<'_>, v: RelValue) -> Result<(), String> {
         let pc_relative = is_pc_relative(&f.expr);
         if let (Some(c), false) = (v.absolute(), pc_relative) {
             self.patch(f, c as u64, 4);
@@ -260,7 +260,7 @@ impl Asm<'_> {
         self.relocate(f, v, r_type)
     }
 
-    fn data(&mut self, f: &Pending, v: RelValue, size: u8) -> Result<(), String> {
+    fn data(&mut self, f: &Pending<'_>, v: RelValue, size: u8) -> Result<(), String> {
         if let Some(c) = v.absolute() {
             self.patch(f, c as u64, size as usize);
             return Ok(());
@@ -290,7 +290,7 @@ impl Asm<'_> {
     }
 
     /// Records a relocation of `r_type` at the fixup for value `v`.
-    fn relocate(&mut self, f: &Pending, v: RelValue, r_type: u32) -> Result<(), String> {
+    fn relocate(&mut self, f: &Pending<'_>, v: RelValue, r_type: u32) -> Result<(), String> {
         if v.sub.is_some() {
             return Err(NOT_RELOCATABLE.into());
         }
@@ -332,7 +332,7 @@ impl Asm<'_> {
     }
 
     /// Writes the low `width` bytes of `value` at the fixup.
-    fn patch(&mut self, f: &Pending, value: u64, width: usize) {
+    fn patch(&mut self, f: &Pending<'_>, value: u64, width: usize) {
         let data = &mut self.sections[f.section].data;
         let at = f.at as usize;
         let bytes = value.to_le_bytes();

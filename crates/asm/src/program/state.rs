@@ -9,7 +9,7 @@ use gcnkit_isa::Target;
 use crate::expr::{Expr, SymbolValues};
 use crate::{assemble_instruction, FixupKind};
 
-use super::input::{strip_comments, FileLoader, Frame, FrameKind};
+use super::input::{strip_comments, FileLoader, Frame, FrameKind, Text};
 use super::prepass::{threads_for, Prepass, Reader};
 use super::symbols::{Def, Symbols};
 use super::{Diagnostic, Failed, Options, Program, RecordedInstruction, Section, Severity};
@@ -49,11 +49,11 @@ const MAX_DIAGNOSTICS: usize = 10_000;
 
 /// Where a statement (or a part of it) is, for diagnostics.
 #[derive(Clone, Debug)]
-pub(crate) struct Loc {
+pub(crate) struct Loc<'s> {
     pub file: u32,
     pub line: u32,
     pub col: u32,
-    pub text: Rc<str>,
+    pub text: Text<'s>,
     pub start: usize,
     pub end: usize,
 }
@@ -69,7 +69,7 @@ pub(crate) enum Patch {
 
 /// A fixup to resolve once every symbol is known.
 #[derive(Clone, Debug)]
-pub(crate) struct Pending {
+pub(crate) struct Pending<'s> {
     pub section: usize,
     /// Offset of the patched bytes in the section.
     pub at: u64,
@@ -77,7 +77,7 @@ pub(crate) struct Pending {
     pub pc: u64,
     pub patch: Patch,
     pub expr: Expr,
-    pub loc: Loc,
+    pub loc: Loc<'s>,
 }
 
 /// A conditional-assembly level.
@@ -119,16 +119,16 @@ pub(crate) struct Asm<'l> {
     pub target: Option<Target>,
     pub code_object_version: u32,
     pub files: Vec<String>,
-    pub frames: Vec<Frame>,
+    pub frames: Vec<Frame<'l>>,
     /// The statement being assembled.
-    pub cur: Loc,
+    pub cur: Loc<'l>,
     pub in_block_comment: bool,
     pub sections: Vec<Section>,
     pub current: usize,
     pub previous: usize,
     pub section_stack: Vec<(usize, usize)>,
     pub syms: Symbols,
-    pub fixups: Vec<Pending>,
+    pub fixups: Vec<Pending<'l>>,
     pub conds: Vec<Cond>,
     pub macros: FxHashMap<String, Rc<Macro>>,
     pub macro_count: usize,
@@ -141,7 +141,7 @@ pub(crate) struct Asm<'l> {
     /// and a lookup is much cheaper than parsing and encoding again.
     pub encodings: FxHashMap<Box<str>, ([u8; 16], u8)>,
     /// Text of `.amdgpu_metadata` blocks, with where the block ends.
-    pub metadata: Vec<(String, Loc)>,
+    pub metadata: Vec<(String, Loc<'l>)>,
     /// What other threads assembled ahead in the root file.
     pub prepass: Option<Reader<'l>>,
 }
@@ -197,7 +197,7 @@ impl<'l> Asm<'l> {
                 file: 0,
                 line: 0,
                 col: 1,
-                text: Rc::from(""),
+                text: Text::Root(""),
                 start: 0,
                 end: 0,
             },
@@ -224,12 +224,12 @@ impl<'l> Asm<'l> {
     fn assemble_root(
         mut self,
         name: &str,
-        text: &str,
+        text: &'l str,
         prepass: Option<Reader<'l>>,
     ) -> Result<Program, Failed> {
         self.files.push(name.to_string());
         self.frames
-            .push(Frame::new(FrameKind::File, Rc::from(text), 0, 0));
+            .push(Frame::new(FrameKind::File, Text::Root(text), 0, 0));
         self.prepass = prepass;
         self.run();
         if let Some(reader) = &self.prepass {
@@ -270,7 +270,7 @@ impl<'l> Asm<'l> {
                 file: 0,
                 line: self.cur.line + 1,
                 col: 1,
-                text: Rc::from(""),
+                text: Text::Root(""),
                 start: 0,
                 end: 0,
             };
@@ -519,7 +519,7 @@ impl<'l> Asm<'l> {
     }
 
     /// A location `col` bytes into the current line.
-    pub(crate) fn loc_at(&self, col: usize) -> Loc {
+    pub(crate) fn loc_at(&self, col: usize) -> Loc<'l> {
         Loc {
             col: col as u32 + 1,
             ..self.cur.clone()
@@ -538,7 +538,7 @@ impl<'l> Asm<'l> {
         self.report(Severity::Warning, &loc, message.into());
     }
 
-    pub(crate) fn report(&mut self, severity: Severity, loc: &Loc, message: String) {
+    pub(crate) fn report(&mut self, severity: Severity, loc: &Loc<'_>, message: String) {
         if self.diags.len() >= MAX_DIAGNOSTICS {
             // A repetition of a bad line would otherwise report without end.
             self.ended = true;
@@ -583,7 +583,7 @@ impl<'l> Asm<'l> {
     }
 
     /// Pushes a frame of expanded text, unless nesting is too deep.
-    pub(crate) fn push_frame(&mut self, mut frame: Frame, col: usize) -> bool {
+    pub(crate) fn push_frame(&mut self, mut frame: Frame<'l>, col: usize) -> bool {
         if self.frames.len() >= MAX_NESTING {
             self.error_at(col, "macros, repetitions or includes nested too deeply");
             return false;
