@@ -286,3 +286,47 @@ fn unknown_symbols_become_literal_fixups() {
     let e = assemble_instruction(&t, "s_mov_b32 s0, k", &Labels).unwrap();
     assert_eq!(e.as_bytes(), [0x87, 0x00, 0x80, 0xbe]);
 }
+
+#[test]
+fn ldexp_f16_src1_takes_fp16_inline_constants_and_16_bit_negatives() {
+    check(&[
+        // 0xc400 is -4.0 in half precision, 0x3118 1/(2*pi); 0xffff and 0xfff0 are -1 and
+        // -16 in 16 bits.
+        (
+            "v_ldexp_f16 v0, s1, 0xc400",
+            &[0x00, 0x00, 0x33, 0xd1, 0x01, 0xee, 0x01, 0x00],
+        ),
+        (
+            "v_ldexp_f16 v0, s1, 0x3118",
+            &[0x00, 0x00, 0x33, 0xd1, 0x01, 0xf0, 0x01, 0x00],
+        ),
+        (
+            "v_ldexp_f16 v0, s1, 0xffff",
+            &[0x00, 0x00, 0x33, 0xd1, 0x01, 0x82, 0x01, 0x00],
+        ),
+        (
+            "v_ldexp_f16 v0, s1, 0xfff0",
+            &[0x00, 0x00, 0x33, 0xd1, 0x01, 0xa0, 0x01, 0x00],
+        ),
+        (
+            "v_ldexp_f16 v0, s1, sext(0xc400) clamp",
+            &[0x00, 0x80, 0x33, 0xd1, 0x01, 0xee, 0x01, 0x40],
+        ),
+    ]);
+    // Other 16-bit values are literals, which VOP3 cannot hold here (llvm-mc: "literal
+    // operands are not supported"), and ordinary 16-bit integer sources take no FP16
+    // patterns.
+    let t = Target::parse("gfx900", None).unwrap();
+    for stmt in [
+        "v_ldexp_f16 v0, s1, 0x3c01",
+        "v_ldexp_f16 v0, s1, 0xff00",
+        "v_add_u16_e64 v0, s1, 0xc400",
+        "v_add_u16_e64 v0, s1, 0xffff",
+    ] {
+        let err = assemble_instruction(&t, stmt, &NoSymbols).unwrap_err();
+        assert_eq!(
+            err[0].message, "literal operands are not supported",
+            "`{stmt}`"
+        );
+    }
+}

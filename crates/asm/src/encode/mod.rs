@@ -221,6 +221,9 @@ pub(crate) struct Asm<'a> {
     pub ext: Option<u32>,
     /// True once `ext` holds a literal (not an SDWA/DPP dword).
     pub ext_is_literal: bool,
+    /// The source being encoded is a 16-bit integer source of an FP instruction (src1 of
+    /// v_ldexp_f16), which llvm-mc also gives the FP16 inline constants.
+    pub fp16_inline_ints: bool,
     pub fixups: Vec<Fixup>,
     /// Scalar values read over the constant bus.
     pub bus: bus::Bus,
@@ -251,6 +254,7 @@ impl<'a> Asm<'a> {
             bits: 0,
             ext: None,
             ext_is_literal: false,
+            fp16_inline_ints: false,
             fixups: Vec::new(),
             bus: bus::Bus::default(),
             smem_buffer: false,
@@ -554,6 +558,17 @@ impl<'a> Asm<'a> {
             // `lit(...)` changes nothing before gfx11: llvm-mc-19 still picks inline constants.
             Value::Float(f) => encode_float(self.gen, *f, ty, false),
             _ => match self.eval(op)? {
+                Some(v) if self.fp16_inline_ints => match encode_int(self.gen, v, ty, false) {
+                    // Read as 16 bits: an FP16 inline pattern, or a negative integer.
+                    Ok(Const::Literal(_)) => match encode_int(self.gen, v, DataType::F16, false) {
+                        Ok(Const::Inline(c)) => Ok(Const::Inline(c)),
+                        _ if (0..=0xffff).contains(&v) => {
+                            encode_int(self.gen, i64::from(v as u16 as i16), ty, false)
+                        }
+                        _ => encode_int(self.gen, v, ty, false),
+                    },
+                    other => other,
+                },
                 Some(v) => encode_int(self.gen, v, ty, false),
                 None => {
                     // An unknown value is always a literal, patched later; llvm-mc has

@@ -183,6 +183,25 @@ pub(super) fn src_value(
     }
 }
 
+/// A source of a VOP3 encoding: [`src_value`], where a 16-bit integer source of an FP
+/// instruction (src1 of v_ldexp_f16) also takes the FP16 inline constants, as in llvm-mc.
+pub(super) fn vop3_src_value(
+    a: &mut Asm<'_>,
+    def: &InstrDef,
+    o: &Operand,
+    ty: DataType,
+) -> Result<u32, AsmError> {
+    a.fp16_inline_ints = ty.is_16bit()
+        && !ty.is_float()
+        && def
+            .operands
+            .iter()
+            .any(|s| matches!(s.role, Role::Src0 | Role::Src1 | Role::Src2) && s.ty.is_float());
+    let v = src_value(a, o, ty, false);
+    a.fp16_inline_ints = false;
+    v
+}
+
 /// `src_lds_direct` may only be src0.
 pub(super) fn lds_direct_src0_only(i: u32, v: u32, o: &Operand) -> Result<(), AsmError> {
     if i > 0 && v == LDS_DIRECT {
@@ -484,7 +503,7 @@ fn encode_e64(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
                 if i == 0 && matches!(def.mnemonic, "v_movrels_b32" | "v_movrelsd_b32") {
                     vgpr_of(a, o, 1)?;
                 }
-                let v = src_value(a, o, od.ty, false)?;
+                let v = vop3_src_value(a, def, o, od.ty)?;
                 lds_direct_src0_only(i, v, o)?;
                 a.set(if i == 0 { Field::Src0 } else { Field::Src1 }, v);
                 if vop3b && o.mods.abs {

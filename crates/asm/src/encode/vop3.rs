@@ -91,7 +91,7 @@ pub(super) fn encode_vop3(
                     }
                     v
                 } else {
-                    let v = src_value(a, o, od.ty, false)?;
+                    let v = super::vop::vop3_src_value(a, def, o, od.ty)?;
                     super::vop::lds_direct_src0_only(i, v, o)?;
                     v
                 };
