@@ -308,6 +308,15 @@ fn ldexp_f16_src1_takes_fp16_inline_constants_and_16_bit_negatives() {
             "v_ldexp_f16 v0, s1, 0xfff0",
             &[0x00, 0x00, 0x33, 0xd1, 0x01, 0xa0, 0x01, 0x00],
         ),
+        // Wider values are cut to their low 16 bits: 0x13c00 is 1.0, -0x100000 is 0.
+        (
+            "v_ldexp_f16 v0, s1, 0x13c00",
+            &[0x00, 0x00, 0x33, 0xd1, 0x01, 0xe4, 0x01, 0x00],
+        ),
+        (
+            "v_ldexp_f16_e64 v44, s1, -0x100000",
+            &[0x2c, 0x00, 0x33, 0xd1, 0x01, 0x00, 0x01, 0x00],
+        ),
         (
             "v_ldexp_f16 v0, s1, sext(0xc400) clamp",
             &[0x00, 0x80, 0x33, 0xd1, 0x01, 0xee, 0x01, 0x40],
@@ -320,6 +329,7 @@ fn ldexp_f16_src1_takes_fp16_inline_constants_and_16_bit_negatives() {
     for stmt in [
         "v_ldexp_f16 v0, s1, 0x3c01",
         "v_ldexp_f16 v0, s1, 0xff00",
+        "v_ldexp_f16 v0, s1, 0x12345",
         "v_add_u16_e64 v0, s1, 0xc400",
         "v_add_u16_e64 v0, s1, 0xffff",
     ] {

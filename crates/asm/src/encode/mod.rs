@@ -559,15 +559,16 @@ impl<'a> Asm<'a> {
             Value::Float(f) => encode_float(self.gen, *f, ty, false),
             _ => match self.eval(op)? {
                 Some(v) if self.fp16_inline_ints => match encode_int(self.gen, v, ty, false) {
-                    // Read as 16 bits: an FP16 inline pattern, or a negative integer.
-                    Ok(Const::Literal(_)) => match encode_int(self.gen, v, DataType::F16, false) {
-                        Ok(Const::Inline(c)) => Ok(Const::Inline(c)),
-                        _ if (0..=0xffff).contains(&v) => {
-                            encode_int(self.gen, i64::from(v as u16 as i16), ty, false)
+                    Ok(Const::Inline(c)) => Ok(Const::Inline(c)),
+                    // Otherwise llvm-mc reads the low 16 bits: an FP16 inline pattern, or
+                    // a (negative) inline integer.
+                    _ => {
+                        let low = v as u16;
+                        match encode_int(self.gen, i64::from(low), DataType::F16, false) {
+                            Ok(Const::Inline(c)) => Ok(Const::Inline(c)),
+                            _ => encode_int(self.gen, i64::from(low as i16), ty, false),
                         }
-                        _ => encode_int(self.gen, v, ty, false),
-                    },
-                    other => other,
+                    }
                 },
                 Some(v) => encode_int(self.gen, v, ty, false),
                 None => {
