@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod aliases;
 pub mod constants;
 pub mod decode;
 pub mod encoding;
@@ -17,6 +18,7 @@ pub mod instruction;
 pub mod table;
 pub mod target;
 
+pub use aliases::{mnemonic_alias, MnemonicAlias, MNEMONIC_ALIASES};
 pub use decode::{decode, DecodeError};
 pub use encoding::{Encoding, Field};
 pub use generated::{flags, INSTRUCTIONS};

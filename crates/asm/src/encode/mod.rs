@@ -15,7 +15,10 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use gcnkit_isa::encoding::{layout, Layout};
-use gcnkit_isa::{DataType, Encoding, Field, Gen, InstrDef, InstrId, Target, INSTRUCTIONS};
+use gcnkit_isa::{
+    DataType, Encoding, Field, Gen, InstrDef, InstrId, MnemonicAlias, Target, INSTRUCTIONS,
+    MNEMONIC_ALIASES,
+};
 use rustc_hash::FxHashMap;
 
 use crate::error::AsmError;
@@ -74,6 +77,80 @@ fn lookup(mnemonic: &str) -> Option<(&'static [InstrId], Want)> {
     None
 }
 
+/// The rows and form `mnemonic` names on `target`, following LLVM's aliases
+/// ([`gcnkit_isa::MNEMONIC_ALIASES`]) where the name itself has no row there.
+fn lookup_on(
+    mnemonic: &str,
+    target: &Target,
+) -> Option<(&'static [InstrId], Want, Option<&'static MnemonicAlias>)> {
+    let found = lookup(mnemonic);
+    let here = |rows: &[InstrId]| {
+        rows.iter()
+            .any(|&id| INSTRUCTIONS[id as usize].exists_on(target.processor))
+    };
+    if let Some((rows, want)) = found.filter(|(rows, _)| here(rows)) {
+        return Some((rows, want, None));
+    }
+    let forms = [
+        ("", Want::Any),
+        ("_e32", Want::E32),
+        ("_e64", Want::E64),
+        ("_sdwa", Want::Sdwa),
+        ("_dpp", Want::Dpp),
+    ];
+    for (suffix, want) in forms {
+        let Some(base) = mnemonic.strip_suffix(suffix) else {
+            continue;
+        };
+        if let Some(alias) = gcnkit_isa::mnemonic_alias(base, target.gen()) {
+            if let Some(rows) = mnemonic_map().get(alias.canonical) {
+                return Some((rows, want, Some(alias)));
+            }
+        }
+    }
+    // An alias of another generation names an instruction LLVM knows but this target lacks.
+    found.map(|(rows, want)| (rows, want, None)).or_else(|| {
+        let alias = MNEMONIC_ALIASES.iter().find(|a| a.alias == mnemonic)?;
+        Some((
+            mnemonic_map().get(alias.canonical)?.as_slice(),
+            Want::Any,
+            None,
+        ))
+    })
+}
+
+/// The form of an alias that stands for a VOP3 encoding with the 32-bit form's operand rules
+/// (gfx6/gfx7 reading `v_add_co_u32`), or llvm-mc's error for the statement.
+fn vop2_operands_in_vop3(stmt: &str, parsed: &Stmt<'_>, want: Want) -> Result<Want, Vec<AsmError>> {
+    let whole = || {
+        let start = stmt.len() - stmt.trim_start().len();
+        start..start
+    };
+    let not_valid = |msg: &str| vec![AsmError::new(whole(), msg)];
+    match want {
+        Want::Any | Want::E64 => {}
+        Want::E32 => return Err(not_valid("operands are not valid for this GPU or mode")),
+        Want::Sdwa => {
+            return Err(not_valid(
+                "sdwa variant of this instruction is not supported",
+            ))
+        }
+        Want::Dpp => {
+            return Err(not_valid(
+                "dpp variant of this instruction is not supported",
+            ))
+        }
+    }
+    if let Some(o) = parsed.operands.iter().find(|o| o.mods.any()) {
+        return Err(vec![AsmError::new(o.span.clone(), order::NOT_VALID)]);
+    }
+    let src1_vgpr = matches!(parsed.operands.get(3), Some(o) if matches!(&o.value, Value::Reg(r) if r.is_vgpr()));
+    if parsed.operands.len() >= 4 && !src1_vgpr {
+        return Err(not_valid("operands are not valid for this GPU or mode"));
+    }
+    Ok(Want::E64)
+}
+
 /// Assembles one instruction statement (mnemonic and operands; no label, no comment) for
 /// `target`. Symbols are looked up in `syms` (`.` is the statement's address).
 pub fn assemble_instruction(
@@ -91,8 +168,12 @@ pub fn assemble_instruction(
     } else {
         name
     };
-    let Some((rows, want)) = lookup(key) else {
+    let Some((rows, want, alias)) = lookup_on(key, target) else {
         return Err(vec![unknown_mnemonic(target, &parsed, key)]);
+    };
+    let want = match alias {
+        Some(a) if a.vop3_with_vop2_operands => vop2_operands_in_vop3(stmt, &parsed, want)?,
+        _ => want,
     };
     check_registers(target, &parsed)?;
     let mut first_err: Option<AsmError> = None;

@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use gcnkit_isa::{Encoding, Gen, InstrDef, InstrId, Processor, INSTRUCTIONS};
+use gcnkit_isa::{Encoding, Gen, InstrDef, InstrId, Processor, INSTRUCTIONS, MNEMONIC_ALIASES};
 
 /// The largest edit distance LLVM offers a candidate at.
 const MAX_EDIT: usize = 2;
@@ -20,12 +20,10 @@ const SUFFIXES: [&str; 5] = ["_e64_dpp", "_e64", "_e32", "_dpp", "_sdwa"];
 
 /// Default-variant mnemonics the rule above misses, with the generations LLVM offers them on:
 /// `v_readlane_b32`/`v_writelane_b32` stay VOP2 pseudos in LLVM where only their VOP3
-/// encoding exists (gfx8+), and gfx6/gfx7 accept the gfx9 `_co` spellings as aliases.
-const EXTRA: [(&str, &[Gen]); 5] = [
-    ("v_add_co_u32", &[Gen::Gfx6, Gen::Gfx7]),
+/// encoding exists (gfx8+). Aliases ([`MNEMONIC_ALIASES`]) are offered on their generations
+/// whatever the variant of their instruction (gfx940's old MFMA names too).
+const EXTRA: [(&str, &[Gen]); 2] = [
     ("v_readlane_b32", &Gen::ALL),
-    ("v_sub_co_u32", &[Gen::Gfx6, Gen::Gfx7]),
-    ("v_subrev_co_u32", &[Gen::Gfx6, Gen::Gfx7]),
     ("v_writelane_b32", &Gen::ALL),
 ];
 
@@ -37,8 +35,9 @@ fn sorted_mnemonics() -> &'static [(&'static str, &'static [InstrId])] {
             .iter()
             .map(|(m, rows)| (*m, rows.as_slice()))
             .collect();
-        for (m, _) in EXTRA {
-            if !super::mnemonic_map().contains_key(m) {
+        let extra = EXTRA.iter().map(|(m, _)| *m);
+        for m in extra.chain(MNEMONIC_ALIASES.iter().map(|a| a.alias)) {
+            if !super::mnemonic_map().contains_key(m) && !v.iter().any(|(x, _)| *x == m) {
                 v.push((m, &[]));
             }
         }
@@ -59,6 +58,7 @@ fn offered(m: &str, rows: &[InstrId], processor: &Processor) -> bool {
         || EXTRA
             .iter()
             .any(|(x, gens)| *x == m && gens.contains(&processor.gen))
+        || gcnkit_isa::mnemonic_alias(m, processor.gen).is_some()
 }
 
 /// The message for an unknown mnemonic `word` (already lower-case): `invalid instruction`,
