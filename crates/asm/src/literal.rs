@@ -118,9 +118,17 @@ pub fn encode_int(gen: Gen, v: i64, ty: DataType, force_lit: bool) -> Result<Con
             }
             let v16 = v as u16;
             if !force_lit {
-                // The integer as written (0xffff is no -1 here), or the f16 bit pattern.
-                let c = inline_int(v)
-                    .or_else(|| float.then(|| inline_float(gen, &F16, v16 as u64)).flatten());
+                // The integer as written; for FP16 operands also read as 16 bits (0xffff is
+                // -1 there, as llvm-mc reads it, but not for integer operands), or the FP16 bit
+                // pattern.
+                let c = inline_int(v).or_else(|| {
+                    float
+                        .then(|| {
+                            inline_int(i64::from(v16 as i16))
+                                .or_else(|| inline_float(gen, &F16, v16 as u64))
+                        })
+                        .flatten()
+                });
                 if let Some(c) = c {
                     return Ok(Const::Inline(c));
                 }

@@ -340,3 +340,30 @@ fn ldexp_f16_src1_takes_fp16_inline_constants_and_16_bit_negatives() {
         );
     }
 }
+
+#[test]
+fn fp16_sources_read_16_bit_negative_integers_as_inline_constants() {
+    // llvm-mc-19 reads an FP16 source's integer as 16 bits: 0xffff is -1 and 0xfff0 is -16
+    // (inline constants), and `neg(abs(-3))` folds to -3; a 16-bit integer source keeps
+    // 0xffff as a literal.
+    check(&[
+        (
+            "v_cmp_eq_f16_e32 vcc, 0xffff, v1",
+            &[0xc1, 0x02, 0x44, 0x7c],
+        ),
+        ("v_add_f16 v0, 0xfff0, v1", &[0xd0, 0x02, 0x00, 0x3e]),
+        ("v_log_f16_e32 v0, neg(abs(-3))", &[0xc3, 0x80, 0x00, 0x7e]),
+        (
+            "v_add_f16_e64 v0, 0xffff, v1",
+            &[0x00, 0x00, 0x1f, 0xd1, 0xc1, 0x02, 0x02, 0x00],
+        ),
+        (
+            "v_add_f16 v0, 0xffef, v1",
+            &[0xff, 0x02, 0x00, 0x3e, 0xef, 0xff, 0x00, 0x00],
+        ),
+        (
+            "v_add_u16 v0, 0xffff, v1",
+            &[0xff, 0x02, 0x00, 0x4c, 0xff, 0xff, 0x00, 0x00],
+        ),
+    ]);
+}
