@@ -68,18 +68,17 @@ fn width(ty: DataType) -> Width {
 pub fn encode_int(gen: Gen, v: i64, ty: DataType, force_lit: bool) -> Result<Const, &'static str> {
     let fits32 = i32::try_from(v).is_ok() || u32::try_from(v).is_ok();
     if ty.is_16bit() && ty.bits() == 32 {
-        // Packed pairs: a 32-bit literal; inline for the integers, and for packed FP16 the
-        // half-precision patterns of the whole value.
+        // Packed pairs: a 32-bit literal; inline for the integers, for packed FP16 the
+        // half-precision patterns of the whole value, and for packed integers (as llvm-mc
+        // reads them) the single-precision patterns.
         if !fits32 {
             return Err(INVALID);
         }
         let v32 = v as u32;
         if !force_lit {
-            let c = inline_int(v32 as i32 as i64).or_else(|| {
-                ty.is_float()
-                    .then(|| inline_float(gen, &F16, v32 as u64))
-                    .flatten()
-            });
+            let pattern = if ty.is_float() { &F16 } else { &F32 };
+            let c =
+                inline_int(v32 as i32 as i64).or_else(|| inline_float(gen, pattern, v32 as u64));
             if let Some(c) = c {
                 return Ok(Const::Inline(c));
             }

@@ -367,3 +367,34 @@ fn fp16_sources_read_16_bit_negative_integers_as_inline_constants() {
         ),
     ]);
 }
+
+#[test]
+fn packed_integer_sources_take_single_precision_inline_patterns() {
+    // llvm-mc-19: a packed 16-bit integer source reads 0x3f800000 as the inline 1.0 (and
+    // 0x3e22f983 as 1/(2*pi)); a packed FP16 source takes only half-precision patterns.
+    check(&[
+        (
+            "v_pk_add_i16 v0, s1, 0x3f800000",
+            &[0x00, 0x40, 0x82, 0xd3, 0x01, 0xe4, 0x01, 0x18],
+        ),
+        (
+            "v_pk_add_i16 v0, v1, 0x3e22f983",
+            &[0x00, 0x40, 0x82, 0xd3, 0x01, 0xf1, 0x01, 0x18],
+        ),
+        (
+            "v_sat_pk_u8_i16_e32 v5, 0x3f800000",
+            &[0xf2, 0x9e, 0x0a, 0x7e],
+        ),
+    ]);
+    let t = Target::parse("gfx900", None).unwrap();
+    for stmt in [
+        "v_pk_add_f16 v0, v1, 0x3f800000",
+        "v_pk_add_i16 v0, v1, 0x3c00",
+    ] {
+        let err = assemble_instruction(&t, stmt, &NoSymbols).unwrap_err();
+        assert_eq!(
+            err[0].message, "literal operands are not supported",
+            "`{stmt}`"
+        );
+    }
+}
