@@ -398,3 +398,40 @@ fn packed_integer_sources_take_single_precision_inline_patterns() {
         );
     }
 }
+
+#[test]
+fn export_sources_and_gfx7_writelane_values_are_checked_as_llvm_mc_checks_them() {
+    // llvm-mc-19: modifiers on an export source are "not a valid operand." (column of the
+    // source); the value v_writelane_b32 writes on gfx6/gfx7 cannot be a VGPR.
+    let errors = |cpu: &str, stmt: &str| {
+        let t = Target::parse(cpu, None).unwrap();
+        let e = assemble_instruction(&t, stmt, &NoSymbols).unwrap_err();
+        (e[0].span.start + 1, e[0].message.clone())
+    };
+    let not_valid = "not a valid operand.".to_string();
+    assert_eq!(
+        errors("gfx900", "exp mrt1 v222, sext(off), off, off vm"),
+        (16, not_valid.clone())
+    );
+    assert_eq!(
+        errors("gfx900", "exp param19 off ,off , |off|,v55"),
+        (24, not_valid.clone())
+    );
+    assert_eq!(
+        errors("gfx900", "exp mrt0 sext(v1), off, off, off"),
+        (10, not_valid)
+    );
+    let invalid = "invalid operand for instruction".to_string();
+    assert_eq!(
+        errors("bonaire", "v_writelane_b32 v52, v0, s1"),
+        (22, invalid.clone())
+    );
+    assert_eq!(
+        errors("tahiti", "v_writelane_b32 v52, v0, m0"),
+        (22, invalid)
+    );
+    assert_eq!(
+        asm_for("bonaire", "v_writelane_b32 v52, s0, m0"),
+        [0x00, 0xf8, 0x68, 0x04]
+    );
+}

@@ -184,6 +184,10 @@ pub(super) fn encode_exp(
     let mut en = 0;
     let fields = [Field::Vsrc0, Field::Vsrc1Exp, Field::Vsrc2, Field::Vsrc3];
     for (slot, o) in ops[1..].iter().enumerate() {
+        // Export sources take no modifiers (llvm-mc: "not a valid operand.").
+        if o.mods.any() {
+            return Err(AsmError::new(o.span.clone(), order::NOT_VALID));
+        }
         if matches!(&o.value, Value::Ident(r) if a.text(r) == "off") {
             continue;
         }

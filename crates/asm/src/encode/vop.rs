@@ -397,6 +397,14 @@ fn encode_e32(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
                         return Err(AsmError::new(o.span.clone(), INVALID_OPERAND))
                     }
                     _ if lane_si && name == "v_readlane_b32" => 256 + a.vreg(o, 1, false)?,
+                    // The value v_writelane_b32 writes is scalar (a VGPR is llvm-mc's
+                    // "invalid operand").
+                    _ if lane_si
+                        && name == "v_writelane_b32"
+                        && matches!(&o.value, Value::Reg(r) if r.is_vgpr()) =>
+                    {
+                        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND))
+                    }
                     _ => src_value(a, o, od.ty, true)?,
                 };
                 a.set(Field::Src0, v);
