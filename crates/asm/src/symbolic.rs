@@ -4,36 +4,11 @@
 use std::ops::Range;
 
 use gcnkit_isa::constants::{buf_num_format_name, BUF_DATA_FORMATS};
+use gcnkit_isa::symbolic::{hwreg_id, message_id, message_op};
 use gcnkit_isa::Gen;
 
 use crate::error::AsmError;
 use crate::operand::Arg;
-
-/// Hardware register names (without `HW_REG_`) and ids, and the generations having them.
-fn hwreg_id(gen: Gen, name: &str) -> Option<Result<u32, ()>> {
-    let gfx9 = gen.is_gfx9_family();
-    let (id, ok) = match name {
-        "MODE" => (1, true),
-        "STATUS" => (2, true),
-        "TRAPSTS" => (3, true),
-        "HW_ID" => (4, true),
-        "GPR_ALLOC" => (5, true),
-        "LDS_ALLOC" => (6, true),
-        "IB_STS" => (7, true),
-        "SH_MEM_BASES" => (15, gfx9),
-        "TBA_LO" => (16, gfx9),
-        "TBA_HI" => (17, gfx9),
-        "TMA_LO" => (18, gfx9),
-        "TMA_HI" => (19, gfx9),
-        "XCC_ID" => (20, gen == Gen::Gfx940),
-        "SQ_PERF_SNAPSHOT_DATA" => (21, gen == Gen::Gfx940),
-        "SQ_PERF_SNAPSHOT_DATA1" => (22, gen == Gen::Gfx940),
-        "SQ_PERF_SNAPSHOT_PC_LO" => (23, gen == Gen::Gfx940),
-        "SQ_PERF_SNAPSHOT_PC_HI" => (24, gen == Gen::Gfx940),
-        _ => return None,
-    };
-    Some(if ok { Ok(id) } else { Err(()) })
-}
 
 fn arg_span(a: &Arg) -> Range<usize> {
     match a {
@@ -118,39 +93,6 @@ pub fn hwreg(src: &str, gen: Gen, args: &[Arg], span: &Range<usize>) -> Result<u
     Ok(id | (offset as u32) << 6 | (size as u32 - 1) << 11)
 }
 
-fn msg_id(gen: Gen, name: &str) -> Option<Result<u32, ()>> {
-    let gfx9 = gen.is_gfx9_family();
-    let (id, ok) = match name {
-        "MSG_INTERRUPT" => (1, true),
-        "MSG_GS" => (2, true),
-        "MSG_GS_DONE" => (3, true),
-        "MSG_SAVEWAVE" => (4, !gen.is_si_ci()),
-        "MSG_STALL_WAVE_GEN" => (5, gfx9),
-        "MSG_HALT_WAVES" => (6, gfx9),
-        "MSG_ORDERED_PS_DONE" => (7, gfx9),
-        "MSG_EARLY_PRIM_DEALLOC" => (8, gfx9),
-        "MSG_GS_ALLOC_REQ" => (9, gfx9),
-        "MSG_GET_DOORBELL" => (10, gfx9),
-        "MSG_SYSMSG" => (15, true),
-        _ => return None,
-    };
-    Some(if ok { Ok(id) } else { Err(()) })
-}
-
-fn msg_op(gen: Gen, id: u32, name: &str) -> Option<u32> {
-    Some(match (id, name) {
-        (2 | 3, "GS_OP_NOP") => 0,
-        (2 | 3, "GS_OP_CUT") => 1,
-        (2 | 3, "GS_OP_EMIT") => 2,
-        (2 | 3, "GS_OP_EMIT_CUT") => 3,
-        (15, "SYSMSG_OP_ECC_ERR_INTERRUPT") => 1,
-        (15, "SYSMSG_OP_REG_RD") => 2,
-        (15, "SYSMSG_OP_HOST_TRAP_ACK") if gen == Gen::Gfx8 => 3,
-        (15, "SYSMSG_OP_TTRACE_PC") => 4,
-        _ => return None,
-    })
-}
-
 /// `sendmsg(MSG[, OP[, STREAM]])` → simm16.
 pub fn sendmsg(src: &str, gen: Gen, args: &[Arg], span: &Range<usize>) -> Result<u32, AsmError> {
     let first = args.first().ok_or_else(|| {
@@ -160,7 +102,7 @@ pub fn sendmsg(src: &str, gen: Gen, args: &[Arg], span: &Range<usize>) -> Result
         )
     })?;
     let (id, named) = match first {
-        Arg::Ident(r) => match msg_id(gen, &src[r.clone()]) {
+        Arg::Ident(r) => match message_id(gen, &src[r.clone()]) {
             Some(Ok(id)) => (id, true),
             Some(Err(())) => {
                 return Err(AsmError::new(
@@ -178,7 +120,7 @@ pub fn sendmsg(src: &str, gen: Gen, args: &[Arg], span: &Range<usize>) -> Result
         a => (arg_int(a, span)? as u32, false),
     };
     let op = match args.get(1) {
-        Some(Arg::Ident(r)) => msg_op(gen, id, &src[r.clone()]).ok_or_else(|| {
+        Some(Arg::Ident(r)) => message_op(gen, id, &src[r.clone()]).ok_or_else(|| {
             AsmError::new(
                 r.clone(),
                 "expected an operation name or an absolute expression",

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use gcnkit_isa::symbolic::{hwreg_name, message_name, message_op_name};
 use gcnkit_isa::{flags, DataType, Encoding, Field, Gen, Instruction, Role};
 
 use crate::operands::{is_constant, push_class_note, push_imm, push_scalar_reg, push_src};
@@ -128,30 +129,6 @@ fn push_gpr_idx(out: &mut String, mask: u32) {
     out.push(')');
 }
 
-/// Name of hardware register `id` on `gen`, without the `HW_REG_` prefix.
-fn hwreg_name(gen: Gen, id: u32) -> Option<&'static str> {
-    Some(match id {
-        1 => "MODE",
-        2 => "STATUS",
-        3 => "TRAPSTS",
-        4 => "HW_ID",
-        5 => "GPR_ALLOC",
-        6 => "LDS_ALLOC",
-        7 => "IB_STS",
-        15 if gen.is_gfx9_family() => "SH_MEM_BASES",
-        16 if gen.is_gfx9_family() => "TBA_LO",
-        17 if gen.is_gfx9_family() => "TBA_HI",
-        18 if gen.is_gfx9_family() => "TMA_LO",
-        19 if gen.is_gfx9_family() => "TMA_HI",
-        20 if gen == Gen::Gfx940 => "XCC_ID",
-        21 if gen == Gen::Gfx940 => "SQ_PERF_SNAPSHOT_DATA",
-        22 if gen == Gen::Gfx940 => "SQ_PERF_SNAPSHOT_DATA1",
-        23 if gen == Gen::Gfx940 => "SQ_PERF_SNAPSHOT_PC_LO",
-        24 if gen == Gen::Gfx940 => "SQ_PERF_SNAPSHOT_PC_HI",
-        _ => return None,
-    })
-}
-
 /// `hwreg(NAME)` or `hwreg(NAME, offset, size)`: id in bits 5:0, offset 10:6, size-1 15:11.
 fn push_hwreg(out: &mut String, gen: Gen, simm: u32) {
     let id = simm & 0x3f;
@@ -247,51 +224,23 @@ fn push_waitcnt(out: &mut String, gen: Gen, simm: u32) {
     }
 }
 
-fn msg_name(gen: Gen, id: u32) -> Option<&'static str> {
-    Some(match id {
-        1 => "MSG_INTERRUPT",
-        2 => "MSG_GS",
-        3 => "MSG_GS_DONE",
-        4 if !gen.is_si_ci() => "MSG_SAVEWAVE",
-        5 if gen.is_gfx9_family() => "MSG_STALL_WAVE_GEN",
-        6 if gen.is_gfx9_family() => "MSG_HALT_WAVES",
-        7 if gen.is_gfx9_family() => "MSG_ORDERED_PS_DONE",
-        8 if gen.is_gfx9_family() => "MSG_EARLY_PRIM_DEALLOC",
-        9 if gen.is_gfx9_family() => "MSG_GS_ALLOC_REQ",
-        10 if gen.is_gfx9_family() => "MSG_GET_DOORBELL",
-        15 => "MSG_SYSMSG",
-        _ => return None,
-    })
-}
-
 /// `sendmsg(MSG[, OP[, STREAM]])`, the numeric `sendmsg(id, op, stream)` when LLVM cannot
 /// name it, or the raw value when even that does not describe the bits.
 fn push_sendmsg(out: &mut String, gen: Gen, simm: u32) {
     let id = simm & 0xf;
     let op = (simm >> 4) & 7;
     let stream = (simm >> 8) & 3;
-    let named = msg_name(gen, id).and_then(|name| {
+    let named = message_name(gen, id).and_then(|name| {
         let (op_name, with_stream) = match id {
+            // MSG_GS always has an operation (LLVM prints no name for op 0, GS_OP_NOP,
+            // there); with one other than GS_OP_NOP the stream is printed too.
             2 | 3 => {
-                let op_name = match op {
-                    0 if id == 3 => "GS_OP_NOP",
-                    1 => "GS_OP_CUT",
-                    2 => "GS_OP_EMIT",
-                    3 => "GS_OP_EMIT_CUT",
-                    _ => return None,
-                };
-                (Some(op_name), op != 0)
+                if op == 0 && id == 2 {
+                    return None;
+                }
+                (Some(message_op_name(gen, id, op)?), op != 0)
             }
-            15 => {
-                let op_name = match op {
-                    1 => "SYSMSG_OP_ECC_ERR_INTERRUPT",
-                    2 => "SYSMSG_OP_REG_RD",
-                    3 if gen == Gen::Gfx8 => "SYSMSG_OP_HOST_TRAP_ACK",
-                    4 => "SYSMSG_OP_TTRACE_PC",
-                    _ => return None,
-                };
-                (Some(op_name), false)
-            }
+            15 => (Some(message_op_name(gen, id, op)?), false),
             _ => (None, false),
         };
         if op_name.is_none() && op != 0 {

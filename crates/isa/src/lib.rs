@@ -15,6 +15,7 @@ pub mod encoding;
 #[rustfmt::skip]
 mod generated;
 pub mod instruction;
+pub mod symbolic;
 pub mod table;
 pub mod target;
 
