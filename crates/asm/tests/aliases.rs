@@ -1,4 +1,4 @@
-//! Mnemonic aliases (`gcnkit_isa::MNEMONIC_ALIASES`): the old MFMA names on gfx940, gfx9's
+//! Mnemonic aliases (`+alias=` in the table, `gcnkit_isa::mnemonic_aliases`): the old MFMA names on gfx940, gfx9's
 //! `_co` names on gfx6/gfx7. `tests/data/aliases.tsv` holds llvm-mc-19's result for each
 //! statement (target, statement, encoding or `error COLUMN: message`), made with
 //! `echo STMT | llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=TARGET -show-encoding`.

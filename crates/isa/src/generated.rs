@@ -11,76 +11,78 @@ pub mod flags {
     pub const ACCDST: u128 = 1 << 1;
     /// `+accsrc0` in the table files.
     pub const ACCSRC0: u128 = 1 << 2;
+    /// `+alias` in the table files.
+    pub const ALIAS: u128 = 1 << 3;
     /// `+atomic` in the table files.
-    pub const ATOMIC: u128 = 1 << 3;
+    pub const ATOMIC: u128 = 1 << 4;
     /// `+branch` in the table files.
-    pub const BRANCH: u128 = 1 << 4;
+    pub const BRANCH: u128 = 1 << 5;
     /// `+d16unpacked` in the table files.
-    pub const D16UNPACKED: u128 = 1 << 5;
+    pub const D16UNPACKED: u128 = 1 << 6;
     /// `+e64` in the table files.
-    pub const E64: u128 = 1 << 6;
+    pub const E64: u128 = 1 << 7;
     /// `+gather` in the table files.
-    pub const GATHER: u128 = 1 << 7;
+    pub const GATHER: u128 = 1 << 8;
     /// `+gdsonly` in the table files.
-    pub const GDSONLY: u128 = 1 << 8;
+    pub const GDSONLY: u128 = 1 << 9;
     /// `+glcret` in the table files.
-    pub const GLCRET: u128 = 1 << 9;
+    pub const GLCRET: u128 = 1 << 10;
     /// `+gpridx` in the table files.
-    pub const GPRIDX: u128 = 1 << 10;
+    pub const GPRIDX: u128 = 1 << 11;
     /// `+hwreg` in the table files.
-    pub const HWREG: u128 = 1 << 11;
+    pub const HWREG: u128 = 1 << 12;
     /// `+imm32` in the table files.
-    pub const IMM32: u128 = 1 << 12;
+    pub const IMM32: u128 = 1 << 13;
     /// `+interp` in the table files.
-    pub const INTERP: u128 = 1 << 13;
+    pub const INTERP: u128 = 1 << 14;
     /// `+lds` in the table files.
-    pub const LDS: u128 = 1 << 14;
+    pub const LDS: u128 = 1 << 15;
     /// `+load` in the table files.
-    pub const LOAD: u128 = 1 << 15;
+    pub const LOAD: u128 = 1 << 16;
     /// `+mai` in the table files.
-    pub const MAI: u128 = 1 << 16;
+    pub const MAI: u128 = 1 << 17;
     /// `+mods` in the table files.
-    pub const MODS: u128 = 1 << 17;
+    pub const MODS: u128 = 1 << 18;
     /// `+nodpp` in the table files.
-    pub const NODPP: u128 = 1 << 18;
+    pub const NODPP: u128 = 1 << 19;
     /// `+noe64` in the table files.
-    pub const NOE64: u128 = 1 << 19;
+    pub const NOE64: u128 = 1 << 20;
     /// `+nogds` in the table files.
-    pub const NOGDS: u128 = 1 << 20;
+    pub const NOGDS: u128 = 1 << 21;
     /// `+nooffset` in the table files.
-    pub const NOOFFSET: u128 = 1 << 21;
+    pub const NOOFFSET: u128 = 1 << 22;
     /// `+noops` in the table files.
-    pub const NOOPS: u128 = 1 << 22;
+    pub const NOOPS: u128 = 1 << 23;
     /// `+noret` in the table files.
-    pub const NORET: u128 = 1 << 23;
+    pub const NORET: u128 = 1 << 24;
     /// `+nosdata` in the table files.
-    pub const NOSDATA: u128 = 1 << 24;
+    pub const NOSDATA: u128 = 1 << 25;
     /// `+nosdst` in the table files.
-    pub const NOSDST: u128 = 1 << 25;
+    pub const NOSDST: u128 = 1 << 26;
     /// `+nosdwa` in the table files.
-    pub const NOSDWA: u128 = 1 << 26;
+    pub const NOSDWA: u128 = 1 << 27;
     /// `+nossrc0` in the table files.
-    pub const NOSSRC0: u128 = 1 << 27;
+    pub const NOSSRC0: u128 = 1 << 28;
     /// `+off2` in the table files.
-    pub const OFF2: u128 = 1 << 28;
+    pub const OFF2: u128 = 1 << 29;
     /// `+optimm` in the table files.
-    pub const OPTIMM: u128 = 1 << 29;
+    pub const OPTIMM: u128 = 1 << 30;
     /// `+probe` in the table files.
-    pub const PROBE: u128 = 1 << 30;
+    pub const PROBE: u128 = 1 << 31;
     /// `+ret` in the table files.
-    pub const RET: u128 = 1 << 31;
+    pub const RET: u128 = 1 << 32;
     /// `+sendmsg` in the table files.
-    pub const SENDMSG: u128 = 1 << 32;
+    pub const SENDMSG: u128 = 1 << 33;
     /// `+sregonly` in the table files.
-    pub const SREGONLY: u128 = 1 << 33;
+    pub const SREGONLY: u128 = 1 << 34;
     /// `+store` in the table files.
-    pub const STORE: u128 = 1 << 34;
+    pub const STORE: u128 = 1 << 35;
     /// `+tied` in the table files.
-    pub const TIED: u128 = 1 << 35;
+    pub const TIED: u128 = 1 << 36;
     /// `+vop3b` in the table files.
-    pub const VOP3B: u128 = 1 << 36;
+    pub const VOP3B: u128 = 1 << 37;
     /// `+waitcnt` in the table files.
-    pub const WAITCNT: u128 = 1 << 37;
+    pub const WAITCNT: u128 = 1 << 38;
 }
 
 macro_rules! op {
@@ -977,7 +979,7 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_cvt_pk_f32_fp8", encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, X, 86], operands: &[op!(Vdst V2F32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_mov_b64", encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, X, 56], operands: &[op!(Vdst B64), op!(Src0 B64)], flags: flags::NOSDWA, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_add_f32", encoding: Encoding::Vop2, opcodes: [3, 3, 1, 1, 1, 1, 1], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_add_i32", encoding: Encoding::Vop2, opcodes: [37, 37, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_add_i32", encoding: Encoding::Vop2, opcodes: [37, 37, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::ALIAS, flag_args: &[(flags::ALIAS, "v_add_co_u32")], cpus: &[] },
     InstrDef { mnemonic: "v_addc_u32", encoding: Encoding::Vop2, opcodes: [40, 40, 28, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_and_b32", encoding: Encoding::Vop2, opcodes: [27, 27, 19, 19, 19, 19, 19], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_ashr_i32", encoding: Encoding::Vop2, opcodes: [23, 23, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
@@ -1019,11 +1021,11 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_or_b32", encoding: Encoding::Vop2, opcodes: [28, 28, 20, 20, 20, 20, 20], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_readlane_b32", encoding: Encoding::Vop2, opcodes: [1, 1, X, X, X, X, X], operands: &[op!(Sdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::NOE64, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_sub_f32", encoding: Encoding::Vop2, opcodes: [4, 4, 2, 2, 2, 2, 2], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sub_i32", encoding: Encoding::Vop2, opcodes: [38, 38, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sub_i32", encoding: Encoding::Vop2, opcodes: [38, 38, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::ALIAS, flag_args: &[(flags::ALIAS, "v_sub_co_u32")], cpus: &[] },
     InstrDef { mnemonic: "v_subb_u32", encoding: Encoding::Vop2, opcodes: [41, 41, 29, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_subbrev_u32", encoding: Encoding::Vop2, opcodes: [42, 42, 30, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_subrev_f32", encoding: Encoding::Vop2, opcodes: [5, 5, 3, 3, 3, 3, 3], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_subrev_i32", encoding: Encoding::Vop2, opcodes: [39, 39, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_subrev_i32", encoding: Encoding::Vop2, opcodes: [39, 39, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::ALIAS, flag_args: &[(flags::ALIAS, "v_subrev_co_u32")], cpus: &[] },
     InstrDef { mnemonic: "v_writelane_b32", encoding: Encoding::Vop2, opcodes: [2, 2, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::NOE64, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_xor_b32", encoding: Encoding::Vop2, opcodes: [29, 29, 21, 21, 21, 21, 21], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_add_f16", encoding: Encoding::Vop2, opcodes: [X, X, 31, 31, 31, 31, 31], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
@@ -1225,31 +1227,31 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_pk_mov_b32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 51, 51], operands: &[op!(Vdst B64), op!(Src0 B64), op!(Src1 B64)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x8_xf32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 62], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x4_xf32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 63], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x1_2b_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 64], operands: &[op!(Vdst B1024), op!(Src0 F32), op!(Src1 F32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x1_2b_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 64], operands: &[op!(Vdst B1024), op!(Src0 F32), op!(Src1 F32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x1f32")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x1f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 64, 64, X], operands: &[op!(Vdst B1024), op!(Src0 F32), op!(Src1 F32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x1_4b_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 65], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x1_4b_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 65], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x1f32")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x1f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 65, 65, X], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_4x4x1_16b_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 66], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_4x4x1_16b_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 66], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_4x4x1f32")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_4x4x1f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 66, 66, X], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x2_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 68], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x2_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 68], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x2f32")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x2f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 68, 68, X], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x4_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 69], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x4_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 69], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x4f32")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x4f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 69, 69, X], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x4_2b_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 72], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x4_2b_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 72], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x4f16")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x4f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 72, 72, X], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x4_4b_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 73], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x4_4b_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 73], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x4f16")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x4f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 73, 73, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_4x4x4_16b_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 74], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_4x4x4_16b_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 74], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_4x4x4f16")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_4x4x4f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 74, 74, X], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x8_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 76], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x8_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 76], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x8f16")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x8f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 76, 76, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x16_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 77], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x16_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 77], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x16f16")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x16f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 77, 77, X], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_32x32x4_2b_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 80], operands: &[op!(Vdst B1024), op!(Src0 B32), op!(Src1 B32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_32x32x4_2b_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 80], operands: &[op!(Vdst B1024), op!(Src0 B32), op!(Src1 B32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_i32_32x32x4i8")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_i32_32x32x4i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 80, 80, X], operands: &[op!(Vdst B1024), op!(Src0 B32), op!(Src1 B32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_16x16x4_4b_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 81], operands: &[op!(Vdst B512), op!(Src0 B32), op!(Src1 B32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_16x16x4_4b_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 81], operands: &[op!(Vdst B512), op!(Src0 B32), op!(Src1 B32), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_i32_16x16x4i8")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_i32_16x16x4i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 81, 81, X], operands: &[op!(Vdst B512), op!(Src0 B32), op!(Src1 B32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_4x4x4_16b_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 82], operands: &[op!(Vdst B128), op!(Src0 B32), op!(Src1 B32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_4x4x4_16b_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 82], operands: &[op!(Vdst B128), op!(Src0 B32), op!(Src1 B32), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_i32_4x4x4i8")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_i32_4x4x4i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 82, 82, X], operands: &[op!(Vdst B128), op!(Src0 B32), op!(Src1 B32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_i32_32x32x8i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 84, 84, X], operands: &[op!(Vdst B512), op!(Src0 B32), op!(Src1 B32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_i32_16x16x16i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 85, 85, X], operands: &[op!(Vdst B128), op!(Src0 B32), op!(Src1 B32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
@@ -1257,11 +1259,11 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_mfma_i32_16x16x32_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 87], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_accvgpr_read_b32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 88, 88, 88], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::MODS | flags::ACCSRC0, flag_args: &[(flags::MODS, "none")], cpus: &[] },
     InstrDef { mnemonic: "v_accvgpr_write_b32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 89, 89, 89], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::ACCDST | flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x4_2b_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 93], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x4_4b_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 94], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_4x4x4_16b_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 95], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x8_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 96], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x16_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 97], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x4_2b_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 93], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x4bf16_1k,v_mfma_f32_32x32x4bf16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x4_4b_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 94], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x4bf16_1k,v_mfma_f32_16x16x4bf16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_4x4x4_16b_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 95], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_4x4x4bf16_1k,v_mfma_f32_4x4x4bf16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x8_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 96], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x8bf16_1k,v_mfma_f32_32x32x8bf16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x16_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 97], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x16bf16_1k,v_mfma_f32_16x16x16bf16")], cpus: &[] },
     InstrDef { mnemonic: "v_smfmac_f32_16x16x32_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 98], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x4bf16_1k", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 99, X], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x4bf16_1k", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 100, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
@@ -1278,9 +1280,9 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_mfma_f32_32x32x4bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 108, 108, X], operands: &[op!(Vdst B512), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_smfmac_i32_32x32x32_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 108], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x8bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 109, 109, X], operands: &[op!(Vdst B128), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f64_16x16x4_f64", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 110], operands: &[op!(Vdst B256), op!(Src0 F64), op!(Src1 F64), op!(Src2 B256)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,neg")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f64_16x16x4_f64", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 110], operands: &[op!(Vdst B256), op!(Src0 F64), op!(Src1 F64), op!(Src2 B256)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,neg"), (flags::ALIAS, "v_mfma_f64_16x16x4f64")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f64_16x16x4f64", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 110, X], operands: &[op!(Vdst B256), op!(Src0 F64), op!(Src1 F64), op!(Src2 B256)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f64_4x4x4_4b_f64", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 111], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,neg")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f64_4x4x4_4b_f64", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 111], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,neg"), (flags::ALIAS, "v_mfma_f64_4x4x4f64")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f64_4x4x4f64", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 111, X], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x32_bf8_bf8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 112], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x32_bf8_fp8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 113], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },

@@ -19,7 +19,7 @@ pub mod symbolic;
 pub mod table;
 pub mod target;
 
-pub use aliases::{mnemonic_alias, MnemonicAlias, MNEMONIC_ALIASES};
+pub use aliases::{mnemonic_alias, mnemonic_aliases, MnemonicAlias};
 pub use decode::{decode, DecodeError};
 pub use encoding::{Encoding, Field};
 pub use generated::{flags, INSTRUCTIONS};

@@ -17,7 +17,6 @@ use std::sync::OnceLock;
 use gcnkit_isa::encoding::{layout, Layout};
 use gcnkit_isa::{
     DataType, Encoding, Field, Gen, InstrDef, InstrId, MnemonicAlias, Target, INSTRUCTIONS,
-    MNEMONIC_ALIASES,
 };
 use rustc_hash::FxHashMap;
 
@@ -78,7 +77,7 @@ fn lookup(mnemonic: &str) -> Option<(&'static [InstrId], Want)> {
 }
 
 /// The rows and form `mnemonic` names on `target`, following LLVM's aliases
-/// ([`gcnkit_isa::MNEMONIC_ALIASES`]) where the name itself has no row there.
+/// ([`gcnkit_isa::mnemonic_aliases`]) where the name itself has no row there.
 fn lookup_on(
     mnemonic: &str,
     target: &Target,
@@ -103,16 +102,18 @@ fn lookup_on(
             continue;
         };
         if let Some(alias) = gcnkit_isa::mnemonic_alias(base, target.gen()) {
-            if let Some(rows) = mnemonic_map().get(alias.canonical) {
+            if let Some(rows) = mnemonic_map().get(alias.canonical()) {
                 return Some((rows, want, Some(alias)));
             }
         }
     }
     // An alias of another generation names an instruction LLVM knows but this target lacks.
     found.map(|(rows, want)| (rows, want, None)).or_else(|| {
-        let alias = MNEMONIC_ALIASES.iter().find(|a| a.alias == mnemonic)?;
+        let alias = gcnkit_isa::mnemonic_aliases()
+            .iter()
+            .find(|a| a.alias == mnemonic)?;
         Some((
-            mnemonic_map().get(alias.canonical)?.as_slice(),
+            mnemonic_map().get(alias.canonical())?.as_slice(),
             Want::Any,
             None,
         ))
@@ -172,7 +173,7 @@ pub fn assemble_instruction(
         return Err(vec![unknown_mnemonic(target, &parsed, key)]);
     };
     let want = match alias {
-        Some(a) if a.vop3_with_vop2_operands => vop2_operands_in_vop3(stmt, &parsed, want)?,
+        Some(a) if a.vop3_with_vop2_operands() => vop2_operands_in_vop3(stmt, &parsed, want)?,
         _ => want,
     };
     check_registers(target, &parsed)?;

@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use gcnkit_isa::{Encoding, Gen, InstrDef, InstrId, Processor, INSTRUCTIONS, MNEMONIC_ALIASES};
+use gcnkit_isa::{mnemonic_aliases, Encoding, Gen, InstrDef, InstrId, Processor, INSTRUCTIONS};
 
 /// The largest edit distance LLVM offers a candidate at.
 const MAX_EDIT: usize = 2;
@@ -20,7 +20,7 @@ const SUFFIXES: [&str; 5] = ["_e64_dpp", "_e64", "_e32", "_dpp", "_sdwa"];
 
 /// Default-variant mnemonics the rule above misses, with the generations LLVM offers them on:
 /// `v_readlane_b32`/`v_writelane_b32` stay VOP2 pseudos in LLVM where only their VOP3
-/// encoding exists (gfx8+). Aliases ([`MNEMONIC_ALIASES`]) are offered on their generations
+/// encoding exists (gfx8+). Aliases ([`mnemonic_aliases`]) are offered on their generations
 /// whatever the variant of their instruction (gfx940's old MFMA names too).
 const EXTRA: [(&str, &[Gen]); 2] = [
     ("v_readlane_b32", &Gen::ALL),
@@ -36,7 +36,7 @@ fn sorted_mnemonics() -> &'static [(&'static str, &'static [InstrId])] {
             .map(|(m, rows)| (*m, rows.as_slice()))
             .collect();
         let extra = EXTRA.iter().map(|(m, _)| *m);
-        for m in extra.chain(MNEMONIC_ALIASES.iter().map(|a| a.alias)) {
+        for m in extra.chain(mnemonic_aliases().iter().map(|a| a.alias)) {
             if !super::mnemonic_map().contains_key(m) && !v.iter().any(|(x, _)| *x == m) {
                 v.push((m, &[]));
             }
