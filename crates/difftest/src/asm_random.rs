@@ -1067,26 +1067,12 @@ pub fn llvm_mc_assemble_each(
     lines: &[String],
 ) -> std::io::Result<Vec<LlvmAsm>> {
     const BATCH: usize = 8192;
-    if lines.len() > BATCH {
-        let mut out = Vec::with_capacity(lines.len());
-        for chunk in lines.chunks(BATCH) {
-            out.extend(llvm_mc_assemble_each(bin, mcpu, chunk)?);
-        }
-        return Ok(out);
-    }
-    if lines.is_empty() {
-        return Ok(Vec::new());
-    }
-    match assemble_batch(bin, mcpu, lines)? {
-        Some(r) => Ok(r),
-        None if lines.len() == 1 => Ok(vec![LlvmAsm::Crashed]),
-        None => {
-            let (a, b) = lines.split_at(lines.len() / 2);
-            let mut r = llvm_mc_assemble_each(bin, mcpu, a)?;
-            r.extend(llvm_mc_assemble_each(bin, mcpu, b)?);
-            Ok(r)
-        }
-    }
+    crate::isolating_crashes(
+        lines,
+        BATCH,
+        &|batch| assemble_batch(bin, mcpu, batch),
+        &|| LlvmAsm::Crashed,
+    )
 }
 
 fn assemble_batch(

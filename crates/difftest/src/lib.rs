@@ -56,23 +56,43 @@ pub fn llvm_mc_disassemble(
 ) -> std::io::Result<Vec<LlvmOutcome>> {
     /// Batches stay small so that a crash costs little to isolate.
     const BATCH: usize = 512;
-    if candidates.len() > BATCH {
-        let mut results = Vec::with_capacity(candidates.len());
-        for chunk in candidates.chunks(BATCH) {
-            results.extend(llvm_mc_disassemble(bin, mcpu, chunk)?);
+    isolating_crashes(
+        candidates,
+        BATCH,
+        &|batch| disassemble_batch(bin, mcpu, batch),
+        &|| LlvmOutcome::Crashed,
+    )
+}
+
+/// One run of a tool over a batch: a result per item, or `None` if the tool crashed.
+pub type BatchRun<'a, T, R> = &'a dyn Fn(&[T]) -> std::io::Result<Option<Vec<R>>>;
+
+/// Runs `run` on `items` in batches of at most `batch`. A batch on which `run` returns `None`
+/// (the tool crashed) is split in halves until the items that crash it are alone; each of
+/// those gets `crashed()`.
+pub fn isolating_crashes<T, R>(
+    items: &[T],
+    batch: usize,
+    run: BatchRun<'_, T, R>,
+    crashed: &dyn Fn() -> R,
+) -> std::io::Result<Vec<R>> {
+    if items.len() > batch {
+        let mut results = Vec::with_capacity(items.len());
+        for chunk in items.chunks(batch) {
+            results.extend(isolating_crashes(chunk, batch, run, crashed)?);
         }
         return Ok(results);
     }
-    if candidates.is_empty() {
+    if items.is_empty() {
         return Ok(Vec::new());
     }
-    match disassemble_batch(bin, mcpu, candidates)? {
+    match run(items)? {
         Some(results) => Ok(results),
-        None if candidates.len() == 1 => Ok(vec![LlvmOutcome::Crashed]),
+        None if items.len() == 1 => Ok(vec![crashed()]),
         None => {
-            let (a, b) = candidates.split_at(candidates.len() / 2);
-            let mut results = llvm_mc_disassemble(bin, mcpu, a)?;
-            results.extend(llvm_mc_disassemble(bin, mcpu, b)?);
+            let (a, b) = items.split_at(items.len() / 2);
+            let mut results = isolating_crashes(a, batch, run, crashed)?;
+            results.extend(isolating_crashes(b, batch, run, crashed)?);
             Ok(results)
         }
     }

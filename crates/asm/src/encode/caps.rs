@@ -89,16 +89,12 @@ impl Caps {
         let int_dot = name.starts_with("v_dot") && !any_fp;
         let int_clamp = INT_CLAMP.contains(&name)
             || (gen.is_gfx9_family() && matches!(name, "v_add_u32" | "v_sub_u32" | "v_subrev_u32"));
-        let mut clamp = if vopc {
+        let clamp = if vopc {
             srcs[..2].iter().flatten().all(|t| t.is_float())
         } else {
             any_fp || dst_float || vop3b || int_clamp || int_dot
         };
-        let mut clamp_msg = INVALID_OPERAND;
-        if clamp && gen.is_si_ci() && !dst_float {
-            clamp = false;
-            clamp_msg = "integer clamping is not supported on this GPU";
-        }
+        let (clamp, clamp_msg) = without_si_ci_int_clamp(clamp, gen, dst_float);
         Caps {
             mods,
             clamp,
@@ -124,12 +120,7 @@ impl Caps {
             };
         }
         let dst_float = def.operand(Role::Vdst).is_some_and(|o| o.ty.is_float());
-        let mut clamp = has("clamp");
-        let mut clamp_msg = INVALID_OPERAND;
-        if clamp && gen.is_si_ci() && !dst_float {
-            clamp = false;
-            clamp_msg = "integer clamping is not supported on this GPU";
-        }
+        let (clamp, clamp_msg) = without_si_ci_int_clamp(has("clamp"), gen, dst_float);
         Caps {
             mods,
             clamp,
@@ -213,4 +204,14 @@ pub(crate) fn take_omod(a: &mut super::Asm<'_>, caps: &Caps) -> Result<u32, AsmE
         return Ok(0);
     }
     super::vop::omod(a)
+}
+
+/// Whether `clamp` is accepted, and llvm-mc's message where it is not: gfx6/gfx7 have no
+/// integer clamping (for instructions whose result is not a float).
+fn without_si_ci_int_clamp(clamp: bool, gen: Gen, dst_float: bool) -> (bool, &'static str) {
+    if clamp && gen.is_si_ci() && !dst_float {
+        (false, "integer clamping is not supported on this GPU")
+    } else {
+        (clamp, INVALID_OPERAND)
+    }
 }

@@ -22,24 +22,6 @@ enum Form {
 }
 
 const SDWA_MODS: &[&str] = &["dst_sel", "dst_unused", "src0_sel", "src1_sel"];
-const DPP_MODS: &[&str] = &[
-    "quad_perm",
-    "row_shl",
-    "row_shr",
-    "row_ror",
-    "wave_shl",
-    "wave_rol",
-    "wave_shr",
-    "wave_ror",
-    "row_mirror",
-    "row_half_mirror",
-    "row_bcast",
-    "row_newbcast",
-    "row_mask",
-    "bank_mask",
-    "bound_ctrl",
-    "fi",
-];
 
 /// The error to report when two forms fail. llvm-mc validates (constant bus, literals, modifier
 /// values) only a form whose operands matched, so a specific error of a later form outranks a
@@ -68,7 +50,11 @@ pub(super) fn encode(
 ) -> Result<(), AsmError> {
     let gen = a.gen;
     let sdwa = SDWA_MODS.iter().any(|m| a.has_mod(m));
-    let dpp = DPP_MODS.iter().any(|m| a.has_mod(m));
+    // Every DPP control names the DPP form.
+    let dpp = order::DPP
+        .iter()
+        .flat_map(|g| g.iter())
+        .any(|m| a.has_mod(m));
     let forms: &[Form] = match want {
         Want::E32 => &[Form::E32],
         Want::E64 => &[Form::E64],
