@@ -150,6 +150,10 @@ def write_tables(rows):
             if r["cpus9"] and len(r["cpus9"]) != len(GFX9):
                 flags.append("+cpus=" + ",".join(c for c in GFX9 if c in r["cpus9"]))
             have = [g for g in GENS if g in r["ops"]]
+            # v_nop's SDWA and DPP forms carry no operand, and LLVM decodes them only from an
+            # extension dword that is (nearly) zero, which the probe's words never are.
+            if r["name"] == "v_nop":
+                r["forms"] = {g: set(f) | {"sdwa", "dpp"} for g, f in r["forms"].items()}
             for f, fl in (("e32", "+noe32"), ("e64", "+noe64"), ("sdwa", "+nosdwa"), ("dpp", "+nodpp")):
                 gens = have if f in ("e32", "e64") else [g for g in have if g not in ("gfx6", "gfx7")]
                 miss = [g for g in gens if f not in r["forms"].get(g, ())]

@@ -926,12 +926,15 @@ pub fn known_llvm_bug(
     if !llvm_accepted || gcnkit_accepted {
         return None;
     }
-    let p = Parsed::split(text);
-    let ops = p.operands();
-    let op = |i: usize| ops.get(i).map(|&k| p.items[k].1.as_str());
+    // The mnemonic may end at a tab.
+    let p = Parsed::split(&text.trim().replacen('\t', " ", 1));
     // A read-only value as the destination: llvm-mc encodes its number, truncated to 7 bits
-    // in SOP/SMEM fields (src_execz becomes m0).
-    if op(0).is_some_and(|d| READ_ONLY.contains(&d)) {
+    // in SOP/SMEM fields (src_execz becomes m0). The first item is the destination even when
+    // it is `scc`, which is also a cache-policy flag.
+    if p.items
+        .first()
+        .is_some_and(|(_, d)| READ_ONLY.contains(&d.as_str()))
+    {
         return Some("read-only register accepted as destination");
     }
     // The same values as the SGPR offset of scalar memory, truncated to 7 bits.
@@ -945,12 +948,32 @@ pub fn known_llvm_bug(
     ]
     .iter()
     .any(|m| p.mnemonic.starts_with(m));
-    if smem
-        && ops
-            .iter()
-            .any(|&k| READ_ONLY.contains(&p.items[k].1.as_str()))
-    {
+    let read_only_item = p
+        .items
+        .iter()
+        .any(|(_, item)| READ_ONLY.contains(&item.as_str()));
+    if smem && read_only_item {
         return Some("read-only register accepted as SMEM offset");
+    }
+    // And as the SGPR address of global/scratch memory, truncated to 7 bits (src_shared_base
+    // becomes vcc_hi); `scc` there is read as that register, not as the cache-policy flag.
+    let flat = ["global_", "scratch_"]
+        .iter()
+        .any(|m| p.mnemonic.to_ascii_lowercase().starts_with(m));
+    if flat && read_only_item {
+        return Some("read-only register accepted as FLAT scalar address");
+    }
+    // The 7-bit immediate of the scalar probes: llvm-mc checks no range and keeps the low
+    // 7 bits.
+    let probe_out_of_range = p.items.first().is_some_and(|(_, item)| {
+        let v = match item.strip_prefix('-') {
+            Some(m) => parse_int(m).map(|v| -v),
+            None => parse_int(item),
+        };
+        v.is_some_and(|v| !(0..128).contains(&v))
+    });
+    if p.mnemonic.starts_with("s_atc_probe") && probe_out_of_range {
+        return Some("probe immediate of more than 7 bits truncated");
     }
     // A MUBUF/MTBUF offset of 4096..=65535: llvm-mc keeps its low 12 bits.
     let buffer = p.mnemonic.starts_with("buffer_") || p.mnemonic.starts_with("tbuffer_");

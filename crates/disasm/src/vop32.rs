@@ -453,6 +453,14 @@ fn sel_name(sel: u32) -> Result<&'static str, PrintError> {
 /// abs 21, S0 23 (gfx9: src0 is a scalar operand), and the same for src1 at 31:24.
 fn print_sdwa(inst: &Instruction, caps: &Caps, out: &mut String) -> Result<(), PrintError> {
     let def = inst.def();
+    // v_nop's SDWA form has an all-zero dword (the decoder checks) and prints bare; its VDST
+    // field must be zero as in the 32-bit form.
+    if def.operands.is_empty() {
+        return match inst.field(Field::Vdst) {
+            0 => Ok(()),
+            _ => Err(PrintError::Invalid),
+        };
+    }
     let gen = inst.gen;
     let gfx9 = gen.is_gfx9_family();
     let vopc = def.encoding == Encoding::Vopc;
@@ -535,6 +543,10 @@ fn print_dpp(inst: &Instruction, caps: &Caps, out: &mut String) -> Result<(), Pr
     let gen = inst.gen;
     let e = |lo, w| inst.ext_bits(lo, w);
     let vop1 = def.encoding == Encoding::Vop1;
+    // v_nop (the decoder checked its source and modifier bits): VDST must be zero.
+    if def.operands.is_empty() && inst.field(Field::Vdst) != 0 {
+        return Err(PrintError::Invalid);
+    }
     let mut mods = [
         SrcMods {
             neg: e(20, 1) != 0,

@@ -135,16 +135,17 @@ pub fn decode(target: &Target, bytes: &[u8]) -> Result<Instruction, DecodeError>
 
     let mut len = base_len;
     let mut ext = None;
-    // v_nop and v_clrexcp have no source: LLVM ignores their SRC0 field, so 0xf9/0xfa there
-    // select no SDWA/DPP dword.
-    if matches!(encoding, Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc)
-        && !gen.is_si_ci()
-        && !INSTRUCTIONS[id as usize].operands.is_empty()
-    {
-        match lay.get(bits, Field::Src0) {
-            0xf9 => form = Form::Sdwa,
-            0xfa => form = Form::Dpp,
-            _ => {}
+    if matches!(encoding, Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc) && !gen.is_si_ci() {
+        let def = &INSTRUCTIONS[id as usize];
+        let src0 = lay.get(bits, Field::Src0);
+        if !def.operands.is_empty() {
+            match src0 {
+                0xf9 => form = Form::Sdwa,
+                0xfa => form = Form::Dpp,
+                _ => {}
+            }
+        } else if let Some(f) = bare_ext_form(def, gen, src0, read_u32(bytes, len)) {
+            form = f;
         }
     }
     let needs_ext = form == Form::Sdwa
@@ -166,6 +167,23 @@ pub fn decode(target: &Target, bytes: &[u8]) -> Result<Instruction, DecodeError>
         ext,
         len: len as u8,
     })
+}
+
+/// The SDWA or DPP form of an instruction without operands (v_nop), if the word has one.
+///
+/// LLVM ignores the SRC0 field of v_nop and v_clrexcp, but defines SDWA and DPP forms of v_nop
+/// that carry no operand: it reads 0xf9/0xfa there as such a form only when the extension
+/// dword says nothing an operand would (SDWA: all zero; DPP: no source VGPR and no `neg`/`abs`
+/// bits). Otherwise, or without a following dword, the word is a 4-byte v_nop.
+fn bare_ext_form(def: &InstrDef, gen: Gen, src0: u32, ext: Option<u32>) -> Option<Form> {
+    let ext = ext?;
+    match src0 {
+        0xf9 if !def.flag_on(flags::NOSDWA, gen) && ext == 0 => Some(Form::Sdwa),
+        0xfa if !def.flag_on(flags::NODPP, gen) && ext & 0xff == 0 && ext >> 20 & 0xf == 0 => {
+            Some(Form::Dpp)
+        }
+        _ => None,
+    }
 }
 
 /// True if a literal dword follows: a source field of a 32-bit encoding holds 255, or the

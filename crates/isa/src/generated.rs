@@ -924,7 +924,7 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_movreld_b32", encoding: Encoding::Vop1, opcodes: [66, 66, 54, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_movrels_b32", encoding: Encoding::Vop1, opcodes: [67, 67, 55, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_movrelsd_b32", encoding: Encoding::Vop1, opcodes: [68, 68, 56, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_nop", encoding: Encoding::Vop1, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_nop", encoding: Encoding::Vop1, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_not_b32", encoding: Encoding::Vop1, opcodes: [55, 55, 43, 43, 43, 43, 43], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_rcp_clamp_f32", encoding: Encoding::Vop1, opcodes: [40, 40, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_rcp_clamp_f64", encoding: Encoding::Vop1, opcodes: [48, 48, X, X, X, X, X], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: 0, flag_args: &[], cpus: &[] },

@@ -613,12 +613,24 @@ impl<'a> Asm<'a> {
 
     /// A scalar register operand of `dwords` registers: its 8-bit encoding.
     pub fn sreg(&self, op: &Operand, dwords: u32) -> Result<u32, AsmError> {
+        self.sreg_checked(op, dwords, false)
+    }
+
+    /// A 64-bit lane mask read from scalar registers (the carry-in of v_addc, the mask of
+    /// v_cndmask): like [`Asm::sreg`], but llvm-mc also takes `vccz`/`execz`/`scc` there, as
+    /// it does for every other 64-bit scalar source.
+    pub fn mask_src(&self, op: &Operand) -> Result<u32, AsmError> {
+        self.sreg_checked(op, 2, true)
+    }
+
+    fn sreg_checked(&self, op: &Operand, dwords: u32, source: bool) -> Result<u32, AsmError> {
         let r = self.reg(op)?;
-        // lds_direct is no scalar register; vccz/execz/scc are 32-bit ones.
+        // lds_direct is no scalar register; vccz/execz/scc are 32-bit ones, read as 64-bit
+        // values only by sources.
         let special = r.file == RegFile::Special;
         let bad_special = special
             && (r.index == LDS_DIRECT
-                || (matches!(r.index, 251..=253) && dwords != 1)
+                || (matches!(r.index, 251..=253) && dwords != 1 && !source)
                 || (matches!(r.index, 235..=239) && dwords != 2));
         if !r.is_scalar() || !r.fits(dwords) || bad_special {
             return Err(AsmError::new(op.span.clone(), INVALID_OPERAND));

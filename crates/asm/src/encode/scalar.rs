@@ -301,6 +301,7 @@ pub(super) fn encode_smem(
     let smrd = def.encoding == Encoding::Smrd;
     a.order = order::SMEM;
     let data_field = if smrd { Field::Sdst } else { Field::Sdata };
+
     let sdata = def.operand(Role::Sdata);
     if def.has(flags::NOOFFSET) {
         expect_count(ops, usize::from(sdata.is_some()), a.src)?;
@@ -309,6 +310,15 @@ pub(super) fn encode_smem(
             a.set(data_field, v);
         }
         return Ok(());
+    }
+    // A repeated glc is left to the modifier-order check, as llvm-mc reports that first.
+    if smrd && a.mods.iter().filter(|m| m.name == "glc").count() == 1 {
+        if let Some(m) = a.take("glc") {
+            return Err(AsmError::new(
+                m.span.clone(),
+                "cache policy is not supported for SMRD instructions",
+            ));
+        }
     }
     let mut i = 0;
     if let Some(d) = sdata {
@@ -324,8 +334,8 @@ pub(super) fn encode_smem(
             }
         } else {
             let v = sdst(a, o, d.ty)?;
-            // exec is no SMEM destination (nor source) for llvm-mc.
-            if matches!(v, 126 | 127) {
+            // Neither m0 nor exec is SMEM data for llvm-mc (its SReg_*_XM0_XEXEC classes).
+            if matches!(v, 124 | 126 | 127) {
                 return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
             }
             v
@@ -341,10 +351,12 @@ pub(super) fn encode_smem(
         return Err(AsmError::new(sb.span.clone(), INVALID_OPERAND));
     }
     a.set(Field::Sbase, sbase / 2);
+    // The probes and the cache discards have no cache-policy operand in LLVM.
+    let takes_glc = !smrd && !def.has(flags::PROBE) && !def.has(flags::NOSDATA);
     // A missing offset is the immediate 0 (llvm-mc's default).
     if ops.len() == i + 1 {
         a.set(Field::Imm, 1);
-        if !smrd && a.flag("glc") {
+        if takes_glc && a.flag("glc") {
             a.set(Field::Glc, 1);
         }
         return Ok(());
@@ -355,7 +367,7 @@ pub(super) fn encode_smem(
         smrd_offset(a, off)?;
     } else {
         smem_offset(a, off)?;
-        if a.flag("glc") {
+        if takes_glc && a.flag("glc") {
             a.set(Field::Glc, 1);
         }
     }

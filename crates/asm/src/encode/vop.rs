@@ -506,7 +506,7 @@ fn encode_e64(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
                 set_src_mods(a, i, o)?;
             }
             Role::Src2 => {
-                let v = a.sreg(o, 2)?;
+                let v = a.mask_src(o)?;
                 a.bus.read(v, 2, &o.span);
                 a.set(Field::Src2, v);
             }
@@ -575,6 +575,11 @@ fn encode_sdwa(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), A
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
     a.set(Field::Src0, 0xf9);
     expect_count(ops, def.operands.len(), a.src)?;
+    // v_nop_sdwa takes no select, no clamp: its dword is zero.
+    if def.operands.is_empty() {
+        a.ext = Some(0);
+        return Ok(());
+    }
     let mut ext: u32 = 0;
     for (od, o) in def.operands.iter().zip(ops) {
         match od.role {
