@@ -174,6 +174,19 @@ pub fn parse_stmt<'a>(
     gen: Gen,
     syms: &dyn SymbolValues,
 ) -> Result<Stmt<'a>, AsmError> {
+    parse_stmt_reading_flags(src, gen, syms, 0)
+}
+
+/// Parses a statement reading its first `flags_as_operands` bare modifier words (`clamp`,
+/// `da`, `scc`, ...) as operands: a symbol, or the register of that name. llvm-mc does so
+/// where the instruction still needs an operand (`v_fract_f32 v0, clamp` reads a symbol
+/// `clamp`); the encoder asks for it when a statement has too few operands.
+pub(crate) fn parse_stmt_reading_flags<'a>(
+    src: &'a str,
+    gen: Gen,
+    syms: &dyn SymbolValues,
+    mut flags_as_operands: usize,
+) -> Result<Stmt<'a>, AsmError> {
     let mut lex = Lexer::unstarted(src);
     lex.start();
     let t = lex.next_token();
@@ -203,8 +216,14 @@ pub fn parse_stmt<'a>(
                 continue;
             }
             Tok::Ident if is_modifier(&lex, &t, at_operand) => {
-                let m = parse_modifier(&mut lex, gen, syms)?;
-                stmt.modifiers.push(m);
+                if flags_as_operands > 0 && lex.byte_after(&t) != Some(b':') {
+                    flags_as_operands -= 1;
+                    let op = parse_operand(&mut lex, gen, syms)?;
+                    stmt.operands.push(op);
+                } else {
+                    let m = parse_modifier(&mut lex, gen, syms)?;
+                    stmt.modifiers.push(m);
+                }
             }
             _ => {
                 let op = parse_operand(&mut lex, gen, syms)?;

@@ -23,7 +23,9 @@ use rustc_hash::FxHashMap;
 use crate::error::AsmError;
 use crate::expr::{Expr, SymbolValues, Variant};
 use crate::literal::{encode_float, encode_int, Const};
-use crate::operand::{parse_stmt, ModValue, Modifier, Operand, Stmt, Value};
+use crate::operand::{
+    parse_stmt, parse_stmt_reading_flags, ModValue, Modifier, Operand, Stmt, Value,
+};
 use crate::register::{Reg, RegFile, LDS_DIRECT};
 use crate::{Encoded, Fixup, FixupKind};
 
@@ -161,6 +163,35 @@ pub fn assemble_instruction(
 ) -> Result<Encoded, Vec<AsmError>> {
     let gen = target.gen();
     let parsed = parse_stmt(stmt, gen, syms).map_err(|e| vec![e])?;
+    let result = assemble_parsed(target, stmt, syms, &parsed);
+    // Where operands are missing, llvm-mc reads the modifier words that stand where they
+    // belong as operands (symbols, or `scc` the register): try one word more at a time.
+    let flags = parsed
+        .modifiers
+        .iter()
+        .filter(|m| m.value == ModValue::Flag)
+        .count();
+    let mut result = result;
+    for k in 1..=flags {
+        match &result {
+            Err(e) if e.len() == 1 && e[0].message == TOO_FEW_OPERANDS => {}
+            _ => break,
+        }
+        let Ok(reread) = parse_stmt_reading_flags(stmt, gen, syms, k) else {
+            break;
+        };
+        result = assemble_parsed(target, stmt, syms, &reread);
+    }
+    result
+}
+
+/// [`assemble_instruction`] once the statement is parsed.
+fn assemble_parsed(
+    target: &Target,
+    stmt: &str,
+    syms: &dyn SymbolValues,
+    parsed: &Stmt<'_>,
+) -> Result<Encoded, Vec<AsmError>> {
     let name = parsed.mnemonic;
     let lower;
     let key = if name.bytes().any(|c| c.is_ascii_uppercase()) {
@@ -170,13 +201,13 @@ pub fn assemble_instruction(
         name
     };
     let Some((rows, want, alias)) = lookup_on(key, target) else {
-        return Err(vec![unknown_mnemonic(target, &parsed, key)]);
+        return Err(vec![unknown_mnemonic(target, parsed, key)]);
     };
     let want = match alias {
-        Some(a) if a.vop3_with_vop2_operands() => vop2_operands_in_vop3(stmt, &parsed, want)?,
+        Some(a) if a.vop3_with_vop2_operands() => vop2_operands_in_vop3(stmt, parsed, want)?,
         _ => want,
     };
-    check_registers(target, &parsed)?;
+    check_registers(target, parsed)?;
     let mut first_err: Option<AsmError> = None;
     let mut any_here = false;
     let ops_end = parsed.operands.last().map_or(0, |o| o.span.end);
@@ -189,7 +220,7 @@ pub fn assemble_instruction(
         let mut a = Asm::new(target, stmt, syms, &parsed.modifiers, def.encoding);
         a.ops_end = ops_end;
         a.mnemonic = def.mnemonic;
-        match encode_row(&mut a, def, &parsed, want) {
+        match encode_row(&mut a, def, parsed, want) {
             Ok(()) => match a.finish() {
                 Ok(enc) => return Ok(enc),
                 Err(e) => first_err = first_err.or(Some(e)),
@@ -737,6 +768,9 @@ pub(crate) fn operand<'o>(
     ops.get(i).ok_or_else(|| too_few_operands(src))
 }
 
+/// llvm-mc's message for a statement with too few operands.
+const TOO_FEW_OPERANDS: &str = "too few operands for instruction";
+
 /// `too few operands for instruction`, which llvm-mc reports at the mnemonic.
 pub(crate) fn too_few_operands(src: &str) -> AsmError {
     let rest = src.trim_start();
@@ -744,7 +778,7 @@ pub(crate) fn too_few_operands(src: &str) -> AsmError {
     let len = rest
         .find(|c: char| c.is_ascii_whitespace())
         .unwrap_or(rest.len());
-    AsmError::new(start..start + len, "too few operands for instruction")
+    AsmError::new(start..start + len, TOO_FEW_OPERANDS)
 }
 
 /// Checks that there are exactly `n` operands.

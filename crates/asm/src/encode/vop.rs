@@ -36,7 +36,7 @@ fn prefer(earlier: Option<AsmError>, later: AsmError) -> AsmError {
 /// True for the errors llvm-mc's matcher gives when a form's operands do not fit.
 fn is_mismatch(e: &AsmError) -> bool {
     e.message == INVALID_OPERAND
-        || e.message == "too few operands for instruction"
+        || e.message == super::TOO_FEW_OPERANDS
         || e.message
             .ends_with("variant of this instruction is not supported")
 }
