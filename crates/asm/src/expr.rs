@@ -277,6 +277,9 @@ fn parse_primary(
 ) -> Result<Expr, ExprError> {
     match t.tok {
         Tok::Int(v) => Ok(Expr::Num(v as i64)),
+        // Inside an expression a real number stands for the bits of its double, as in
+        // llvm-mc (`s_mov_b64 s[0:1], --4.0` is the integer 0x4010000000000000).
+        Tok::Float(f) => Ok(Expr::Num(f.to_bits() as i64)),
         Tok::Ident => {
             let text = lex.text(&t);
             if text == "." {
