@@ -50,9 +50,6 @@ pub enum FixupKind {
     /// with a relocation variant (`@abs32@lo`, `@rel32@hi`, ...) the directive layer emits
     /// the matching ELF relocation.
     Literal32,
-    /// A plain 16-bit immediate field at `offset` (SOPK/SOPP `simm16`) becomes the low
-    /// 16 bits of the value.
-    Simm16,
 }
 
 /// A placeholder in [`Encoded::bytes`] to patch later.

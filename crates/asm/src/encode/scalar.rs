@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use super::{expect_count, operand, order, Asm, INVALID_OPERAND};
 use crate::error::AsmError;
+use crate::expr::Expr;
 use crate::operand::{Arg, Operand, Value};
 use crate::symbolic;
 use crate::{Fixup, FixupKind};
@@ -86,8 +87,18 @@ fn sdst(a: &Asm<'_>, o: &Operand, ty: DataType) -> Result<u32, AsmError> {
     Ok(v)
 }
 
-/// A 16-bit immediate: signed or unsigned 16-bit values.
-fn imm16(a: &mut Asm<'_>, o: &Operand, msg: &str) -> Result<u32, AsmError> {
+/// llvm-mc's message for a symbol without a value where a hwreg operand belongs.
+const HWREG_EXPECTED: &str =
+    "expected a hwreg macro, structured immediate or an absolute expression";
+/// The same for a sendmsg operand.
+const SENDMSG_EXPECTED: &str = "expected a sendmsg macro or an absolute expression";
+/// The same for s_waitcnt, s_endpgm and gpr_idx operands.
+const ABSOLUTE_EXPECTED: &str = "expected absolute expression";
+
+/// A 16-bit immediate: signed or unsigned 16-bit values. Its value must be known when the
+/// statement is read (llvm-mc has no fixup for these fields): `unresolved` is the error
+/// otherwise.
+fn imm16(a: &mut Asm<'_>, o: &Operand, msg: &str, unresolved: &str) -> Result<u32, AsmError> {
     if o.mods.any() {
         return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
     }
@@ -101,31 +112,33 @@ fn imm16(a: &mut Asm<'_>, o: &Operand, msg: &str) -> Result<u32, AsmError> {
     match a.eval(o)? {
         Some(v) if (-0x8000..=0xffff).contains(&v) => Ok(v as u32 & 0xffff),
         Some(_) => Err(AsmError::new(o.span.clone(), msg)),
-        None => {
-            let expr = a.expr_of(o);
-            a.fixups.push(Fixup {
-                offset: 0,
-                kind: FixupKind::Simm16,
-                expr,
-            });
-            Ok(0)
-        }
+        None => Err(AsmError::new(o.span.clone(), unresolved)),
     }
 }
 
 /// A plain SOPP immediate: llvm-mc keeps the low 16 bits of any value (of a float token,
 /// of its double).
-fn sopp_imm16(a: &mut Asm<'_>, o: &Operand) -> Result<u32, AsmError> {
+fn sopp_imm16(a: &mut Asm<'_>, o: &Operand, unresolved: &str) -> Result<u32, AsmError> {
     match &o.value {
         Value::Float(f) if !o.mods.any() => Ok(f.to_bits() as u32 & 0xffff),
         Value::Int(v) if !o.mods.any() => Ok(*v as u32 & 0xffff),
-        _ => imm16(a, o, "invalid immediate: only 16-bit values are legal"),
+        _ => imm16(
+            a,
+            o,
+            "invalid immediate: only 16-bit values are legal",
+            unresolved,
+        ),
     }
 }
 
 /// A numeric `hwreg`/`sendmsg` operand: 0..=0xffff.
-fn uimm16(a: &mut Asm<'_>, o: &Operand) -> Result<u32, AsmError> {
-    let v = imm16(a, o, "invalid immediate: only 16-bit values are legal")?;
+fn uimm16(a: &mut Asm<'_>, o: &Operand, unresolved: &str) -> Result<u32, AsmError> {
+    let v = imm16(
+        a,
+        o,
+        "invalid immediate: only 16-bit values are legal",
+        unresolved,
+    )?;
     if matches!(a.eval(o), Ok(Some(n)) if n < 0) {
         return Err(AsmError::new(
             o.span.clone(),
@@ -143,12 +156,12 @@ fn sopk_imm(a: &mut Asm<'_>, def: &InstrDef, o: &Operand) -> Result<u32, AsmErro
             }
             return symbolic::hwreg(a.src, a.gen, args, &o.span);
         }
-        return uimm16(a, o);
+        return uimm16(a, o, HWREG_EXPECTED);
     }
     if def.has(flags::BRANCH) {
         return branch(a, o);
     }
-    let v = imm16(a, o, INVALID_OPERAND)?;
+    let v = imm16(a, o, INVALID_OPERAND, INVALID_OPERAND)?;
     // An unsigned compare takes 0..=0xffff only.
     let unsigned = def
         .operand(Role::Simm16)
@@ -185,6 +198,14 @@ fn branch(a: &mut Asm<'_>, o: &Operand) -> Result<u32, AsmError> {
                 return Ok((delta / 4) as u32 & 0xffff);
             }
             let expr = a.expr_of(o);
+            // Without a value yet, llvm-mc takes a label (or `.`) alone, not an expression
+            // of one.
+            if !matches!(expr, Expr::Sym { .. } | Expr::Dot) {
+                return Err(AsmError::new(
+                    o.span.clone(),
+                    "expected an absolute expression or a label",
+                ));
+            }
             a.fixups.push(Fixup {
                 offset: 0,
                 kind: FixupKind::BranchSimm16,
@@ -207,7 +228,7 @@ fn gpr_idx_operand(a: &mut Asm<'_>, o: &Operand, max: i64) -> Result<u32, AsmErr
                 o.span.clone(),
                 "invalid immediate: only 4-bit values are legal",
             )),
-            None => Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+            None => Err(AsmError::new(o.span.clone(), ABSOLUTE_EXPECTED)),
         },
     }
 }
@@ -222,6 +243,9 @@ fn encode_sopp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), A
             expect_count(ops, 1, a.src)?;
             let v = match (&o.value, a.eval(o)) {
                 (Value::Int(_), Ok(Some(v))) if (0..=0xffff).contains(&v) && !o.mods.any() => v,
+                (Value::Ident(_) | Value::Expr(_), Ok(None)) => {
+                    return Err(AsmError::new(o.span.clone(), ABSOLUTE_EXPECTED))
+                }
                 _ => return Err(AsmError::new(o.span.clone(), "expected a 16-bit value")),
             };
             a.set(Field::Simm16, v as u32);
@@ -242,12 +266,12 @@ fn encode_sopp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), A
             Value::Call(name, args) if a.text(name) == "sendmsg" => {
                 symbolic::sendmsg(a.src, a.gen, args, &o.span)?
             }
-            _ => uimm16(a, o)?,
+            _ => uimm16(a, o, SENDMSG_EXPECTED)?,
         }
     } else if def.has(flags::GPRIDX) {
         gpr_idx_operand(a, o, 15)?
     } else {
-        sopp_imm16(a, o)?
+        sopp_imm16(a, o, INVALID_OPERAND)?
     };
     a.set(Field::Simm16, v);
     Ok(())
@@ -258,7 +282,7 @@ fn waitcnt(a: &mut Asm<'_>, ops: &[Operand]) -> Result<u32, AsmError> {
     let first = operand(ops, 0, a.src)?;
     if !matches!(first.value, Value::Call(..)) {
         expect_count(ops, 1, a.src)?;
-        return sopp_imm16(a, first);
+        return sopp_imm16(a, first, ABSOLUTE_EXPECTED);
     }
     let mut word = symbolic::waitcnt_default(a.gen);
     for o in ops {

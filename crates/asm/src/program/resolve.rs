@@ -188,11 +188,6 @@ impl Asm<'_> {
         let v = self.eval_rel(&f.expr, (f.section, f.pc), 0)?.simplify();
         match f.patch {
             Patch::Instruction(FixupKind::BranchSimm16) => self.branch(f, v),
-            Patch::Instruction(FixupKind::Simm16) => {
-                let c = v.absolute().ok_or("expected absolute expression")?;
-                self.patch(f, c as u64, 2);
-                Ok(())
-            }
             Patch::Instruction(FixupKind::Literal32) => self.literal(f, v),
             Patch::Data(size) => self.data(f, v, size),
         }

@@ -486,12 +486,11 @@ impl<'l> Asm<'l> {
             .map(|f| {
                 let width = match f.kind {
                     FixupKind::Literal32 => 4,
-                    FixupKind::BranchSimm16 | FixupKind::Simm16 => 2,
+                    FixupKind::BranchSimm16 => 2,
                 };
                 let start = f.offset as usize;
                 let kind = match f.kind {
                     FixupKind::BranchSimm16 => "fixup_si_sopp_br",
-                    FixupKind::Simm16 => "FK_Data_2",
                     FixupKind::Literal32 if super::resolve::is_pc_relative(&f.expr) => "FK_PCRel_4",
                     FixupKind::Literal32 => "FK_Data_4",
                 };
