@@ -282,6 +282,8 @@ def flags_for(mn):
         f.append("+store")
     if "gather4" in mn:
         f.append("+gather")
+    if mn in ("image_get_lod", "image_get_resinfo"):
+        f.append("+nod16")
     return f
 
 
@@ -298,8 +300,8 @@ HEADER = """\
 #          only (gfx8 is unpacked-d16: no change); +1 register when tfe is set (gfx6-gfx908; gfx90a has
 #          no tfe, bit 16 selects AGPRs instead).  Atomics follow a different (quirky) decoder rule:
 #          see tools/probe/NOTES-misc.md.
-#   vaddr: the smallest address tuple LLVM defines for the instruction; the assembler also accepts wider
-#          tuples (the encoding does not record the width).
+#   vaddr: the smallest address tuple LLVM defines for the instruction (the encoding does not record the
+#          width); +vaddr= lists every tuple size llvm-mc accepts.
 #   srsrc: always printed as 8 SGPRs, even with r128.   ssamp: 4 SGPRs, only for samplers/gathers/get_lod.
 #
 # Flags:
@@ -307,6 +309,8 @@ HEADER = """\
 #            d16 is rejected (the word does not decode).
 #   +store   vdata is a source, not a destination.
 #   +gather  vdata is always 4 registers (dmask selects the component, one bit).
+#   +nod16   llvm-mc takes no d16 (the disassembler still decodes the bit).
+#   +vaddr=LIST  the address tuple sizes (VGPR counts) llvm-mc accepts; added by tools/probe/mimg_vaddr.py.
 #
 # ENC   MNEMONIC  GFX6 GFX7 GFX8 GFX9 GFX908 GFX90A GFX940  OPERANDS  FLAGS
 """

@@ -312,7 +312,14 @@ fn check(
         RegFile::Ttmp => ttmp_count(gen),
         _ => 256,
     };
-    if !matches!(count, 1..=8 | 16 | 32) || (file == RegFile::Sgpr && count > 16) {
+    // LLVM 19 has tuples of 9 to 12 registers for SGPRs, VGPRs and AGPRs (MIMG addresses);
+    // trap temporaries come in 1, 2, 4, 8 or 16.
+    let size_ok = match file {
+        RegFile::Ttmp => matches!(count, 1 | 2 | 4 | 8 | 16),
+        RegFile::Sgpr => matches!(count, 1..=12 | 16),
+        _ => matches!(count, 1..=12 | 16 | 32),
+    };
+    if !size_ok {
         return Err(AsmError::new(span, "invalid or unsupported register size"));
     }
     if first.saturating_add(count) > limit {

@@ -975,6 +975,18 @@ pub fn known_llvm_bug(
     if p.mnemonic.starts_with("s_atc_probe") && probe_out_of_range {
         return Some("probe immediate of more than 7 bits truncated");
     }
+    // A MIMG dmask above 15: llvm-mc keeps its low 4 bits.
+    let big_dmask = p.items.iter().any(|(_, item)| {
+        item.strip_prefix("dmask:")
+            .and_then(|v| match v.strip_prefix('-') {
+                Some(m) => parse_int(m).map(|n| -n),
+                None => parse_int(v),
+            })
+            .is_some_and(|v| !(0..16).contains(&v))
+    });
+    if p.mnemonic.starts_with("image_") && big_dmask {
+        return Some("dmask of more than 4 bits truncated");
+    }
     // A MUBUF/MTBUF offset of 4096..=65535: llvm-mc keeps its low 12 bits.
     let buffer = p.mnemonic.starts_with("buffer_") || p.mnemonic.starts_with("tbuffer_");
     let big_offset = p.items.iter().any(|(_, item)| {

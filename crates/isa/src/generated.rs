@@ -43,46 +43,50 @@ pub mod flags {
     pub const MAI: u128 = 1 << 17;
     /// `+mods` in the table files.
     pub const MODS: u128 = 1 << 18;
+    /// `+nod16` in the table files.
+    pub const NOD16: u128 = 1 << 19;
     /// `+nodpp` in the table files.
-    pub const NODPP: u128 = 1 << 19;
+    pub const NODPP: u128 = 1 << 20;
     /// `+noe64` in the table files.
-    pub const NOE64: u128 = 1 << 20;
+    pub const NOE64: u128 = 1 << 21;
     /// `+nogds` in the table files.
-    pub const NOGDS: u128 = 1 << 21;
+    pub const NOGDS: u128 = 1 << 22;
     /// `+nooffset` in the table files.
-    pub const NOOFFSET: u128 = 1 << 22;
+    pub const NOOFFSET: u128 = 1 << 23;
     /// `+noops` in the table files.
-    pub const NOOPS: u128 = 1 << 23;
+    pub const NOOPS: u128 = 1 << 24;
     /// `+noret` in the table files.
-    pub const NORET: u128 = 1 << 24;
+    pub const NORET: u128 = 1 << 25;
     /// `+nosdata` in the table files.
-    pub const NOSDATA: u128 = 1 << 25;
+    pub const NOSDATA: u128 = 1 << 26;
     /// `+nosdst` in the table files.
-    pub const NOSDST: u128 = 1 << 26;
+    pub const NOSDST: u128 = 1 << 27;
     /// `+nosdwa` in the table files.
-    pub const NOSDWA: u128 = 1 << 27;
+    pub const NOSDWA: u128 = 1 << 28;
     /// `+nossrc0` in the table files.
-    pub const NOSSRC0: u128 = 1 << 28;
+    pub const NOSSRC0: u128 = 1 << 29;
     /// `+off2` in the table files.
-    pub const OFF2: u128 = 1 << 29;
+    pub const OFF2: u128 = 1 << 30;
     /// `+optimm` in the table files.
-    pub const OPTIMM: u128 = 1 << 30;
+    pub const OPTIMM: u128 = 1 << 31;
     /// `+probe` in the table files.
-    pub const PROBE: u128 = 1 << 31;
+    pub const PROBE: u128 = 1 << 32;
     /// `+ret` in the table files.
-    pub const RET: u128 = 1 << 32;
+    pub const RET: u128 = 1 << 33;
     /// `+sendmsg` in the table files.
-    pub const SENDMSG: u128 = 1 << 33;
+    pub const SENDMSG: u128 = 1 << 34;
     /// `+sregonly` in the table files.
-    pub const SREGONLY: u128 = 1 << 34;
+    pub const SREGONLY: u128 = 1 << 35;
     /// `+store` in the table files.
-    pub const STORE: u128 = 1 << 35;
+    pub const STORE: u128 = 1 << 36;
     /// `+tied` in the table files.
-    pub const TIED: u128 = 1 << 36;
+    pub const TIED: u128 = 1 << 37;
+    /// `+vaddr` in the table files.
+    pub const VADDR: u128 = 1 << 38;
     /// `+vop3b` in the table files.
-    pub const VOP3B: u128 = 1 << 37;
+    pub const VOP3B: u128 = 1 << 39;
     /// `+waitcnt` in the table files.
-    pub const WAITCNT: u128 = 1 << 38;
+    pub const WAITCNT: u128 = 1 << 40;
 }
 
 macro_rules! op {
@@ -400,100 +404,100 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "scratch_load_lds_ushort", encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 40], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "scratch_load_lds_sshort", encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 41], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "scratch_load_lds_dword", encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 42], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_load", encoding: Encoding::Mimg, opcodes: [0, 0, 0, 0, 0, 0, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_load_mip", encoding: Encoding::Mimg, opcodes: [1, 1, 1, 1, 1, 1, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_load_pck", encoding: Encoding::Mimg, opcodes: [2, 2, 2, 2, 2, 2, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_load_pck_sgn", encoding: Encoding::Mimg, opcodes: [3, 3, 3, 3, 3, 3, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_load_mip_pck", encoding: Encoding::Mimg, opcodes: [4, 4, 4, 4, 4, 4, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_load_mip_pck_sgn", encoding: Encoding::Mimg, opcodes: [5, 5, 5, 5, 5, 5, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_store", encoding: Encoding::Mimg, opcodes: [8, 8, 8, 8, 8, 8, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_store_mip", encoding: Encoding::Mimg, opcodes: [9, 9, 9, 9, 9, 9, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_store_pck", encoding: Encoding::Mimg, opcodes: [10, 10, 10, 10, 10, 10, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_store_mip_pck", encoding: Encoding::Mimg, opcodes: [11, 11, 11, 11, 11, 11, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_get_resinfo", encoding: Encoding::Mimg, opcodes: [14, 14, 14, 14, 14, 14, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_swap", encoding: Encoding::Mimg, opcodes: [15, 15, 16, 16, 16, 16, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_cmpswap", encoding: Encoding::Mimg, opcodes: [16, 16, 17, 17, 17, 17, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_add", encoding: Encoding::Mimg, opcodes: [17, 17, 18, 18, 18, 18, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_sub", encoding: Encoding::Mimg, opcodes: [18, 18, 19, 19, 19, 19, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_rsub", encoding: Encoding::Mimg, opcodes: [19, 19, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_smin", encoding: Encoding::Mimg, opcodes: [20, 20, 20, 20, 20, 20, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_umin", encoding: Encoding::Mimg, opcodes: [21, 21, 21, 21, 21, 21, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_smax", encoding: Encoding::Mimg, opcodes: [22, 22, 22, 22, 22, 22, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_umax", encoding: Encoding::Mimg, opcodes: [23, 23, 23, 23, 23, 23, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_and", encoding: Encoding::Mimg, opcodes: [24, 24, 24, 24, 24, 24, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_or", encoding: Encoding::Mimg, opcodes: [25, 25, 25, 25, 25, 25, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_xor", encoding: Encoding::Mimg, opcodes: [26, 26, 26, 26, 26, 26, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_inc", encoding: Encoding::Mimg, opcodes: [27, 27, 27, 27, 27, 27, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_dec", encoding: Encoding::Mimg, opcodes: [28, 28, 28, 28, 28, 28, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_fcmpswap", encoding: Encoding::Mimg, opcodes: [29, 29, X, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_fmin", encoding: Encoding::Mimg, opcodes: [30, 30, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_fmax", encoding: Encoding::Mimg, opcodes: [31, 31, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample", encoding: Encoding::Mimg, opcodes: [32, 32, 32, 32, 32, 32, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_cl", encoding: Encoding::Mimg, opcodes: [33, 33, 33, 33, 33, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_d", encoding: Encoding::Mimg, opcodes: [34, 34, 34, 34, 34, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_d_cl", encoding: Encoding::Mimg, opcodes: [35, 35, 35, 35, 35, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_l", encoding: Encoding::Mimg, opcodes: [36, 36, 36, 36, 36, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_b", encoding: Encoding::Mimg, opcodes: [37, 37, 37, 37, 37, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_b_cl", encoding: Encoding::Mimg, opcodes: [38, 38, 38, 38, 38, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_lz", encoding: Encoding::Mimg, opcodes: [39, 39, 39, 39, 39, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c", encoding: Encoding::Mimg, opcodes: [40, 40, 40, 40, 40, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_cl", encoding: Encoding::Mimg, opcodes: [41, 41, 41, 41, 41, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_d", encoding: Encoding::Mimg, opcodes: [42, 42, 42, 42, 42, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_d_cl", encoding: Encoding::Mimg, opcodes: [43, 43, 43, 43, 43, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_l", encoding: Encoding::Mimg, opcodes: [44, 44, 44, 44, 44, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_b", encoding: Encoding::Mimg, opcodes: [45, 45, 45, 45, 45, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_b_cl", encoding: Encoding::Mimg, opcodes: [46, 46, 46, 46, 46, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_lz", encoding: Encoding::Mimg, opcodes: [47, 47, 47, 47, 47, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_o", encoding: Encoding::Mimg, opcodes: [48, 48, 48, 48, 48, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_cl_o", encoding: Encoding::Mimg, opcodes: [49, 49, 49, 49, 49, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_d_o", encoding: Encoding::Mimg, opcodes: [50, 50, 50, 50, 50, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_d_cl_o", encoding: Encoding::Mimg, opcodes: [51, 51, 51, 51, 51, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_l_o", encoding: Encoding::Mimg, opcodes: [52, 52, 52, 52, 52, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_b_o", encoding: Encoding::Mimg, opcodes: [53, 53, 53, 53, 53, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_b_cl_o", encoding: Encoding::Mimg, opcodes: [54, 54, 54, 54, 54, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_lz_o", encoding: Encoding::Mimg, opcodes: [55, 55, 55, 55, 55, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_o", encoding: Encoding::Mimg, opcodes: [56, 56, 56, 56, 56, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_cl_o", encoding: Encoding::Mimg, opcodes: [57, 57, 57, 57, 57, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_d_o", encoding: Encoding::Mimg, opcodes: [58, 58, 58, 58, 58, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_d_cl_o", encoding: Encoding::Mimg, opcodes: [59, 59, 59, 59, 59, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_l_o", encoding: Encoding::Mimg, opcodes: [60, 60, 60, 60, 60, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_b_o", encoding: Encoding::Mimg, opcodes: [61, 61, 61, 61, 61, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_b_cl_o", encoding: Encoding::Mimg, opcodes: [62, 62, 62, 62, 62, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_lz_o", encoding: Encoding::Mimg, opcodes: [63, 63, 63, 63, 63, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4", encoding: Encoding::Mimg, opcodes: [64, 64, 64, 64, 64, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_cl", encoding: Encoding::Mimg, opcodes: [65, 65, 65, 65, 65, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4h", encoding: Encoding::Mimg, opcodes: [X, X, X, 66, 66, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_l", encoding: Encoding::Mimg, opcodes: [68, 68, 68, 68, 68, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_b", encoding: Encoding::Mimg, opcodes: [69, 69, 69, 69, 69, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_b_cl", encoding: Encoding::Mimg, opcodes: [70, 70, 70, 70, 70, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_lz", encoding: Encoding::Mimg, opcodes: [71, 71, 71, 71, 71, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c", encoding: Encoding::Mimg, opcodes: [72, 72, 72, 72, 72, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_cl", encoding: Encoding::Mimg, opcodes: [73, 73, 73, 73, 73, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_l", encoding: Encoding::Mimg, opcodes: [76, 76, 76, 76, 76, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_b", encoding: Encoding::Mimg, opcodes: [77, 77, 77, 77, 77, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_b_cl", encoding: Encoding::Mimg, opcodes: [78, 78, 78, 78, 78, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_lz", encoding: Encoding::Mimg, opcodes: [79, 79, 79, 79, 79, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_o", encoding: Encoding::Mimg, opcodes: [80, 80, 80, 80, 80, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_cl_o", encoding: Encoding::Mimg, opcodes: [81, 81, 81, 81, 81, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_l_o", encoding: Encoding::Mimg, opcodes: [84, 84, 84, 84, 84, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_b_o", encoding: Encoding::Mimg, opcodes: [85, 85, 85, 85, 85, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_b_cl_o", encoding: Encoding::Mimg, opcodes: [86, 86, 86, 86, 86, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_lz_o", encoding: Encoding::Mimg, opcodes: [87, 87, 87, 87, 87, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_o", encoding: Encoding::Mimg, opcodes: [88, 88, 88, 88, 88, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_cl_o", encoding: Encoding::Mimg, opcodes: [89, 89, 89, 89, 89, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_l_o", encoding: Encoding::Mimg, opcodes: [92, 92, 92, 92, 92, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_b_o", encoding: Encoding::Mimg, opcodes: [93, 93, 93, 93, 93, X, X], operands: &[op!(Vdata B128), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_b_cl_o", encoding: Encoding::Mimg, opcodes: [94, 94, 94, 94, 94, X, X], operands: &[op!(Vdata B128), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_lz_o", encoding: Encoding::Mimg, opcodes: [95, 95, 95, 95, 95, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_get_lod", encoding: Encoding::Mimg, opcodes: [96, 96, 96, 96, 96, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_cd", encoding: Encoding::Mimg, opcodes: [104, 104, 104, 104, 104, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_cd_cl", encoding: Encoding::Mimg, opcodes: [105, 105, 105, 105, 105, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_cd", encoding: Encoding::Mimg, opcodes: [106, 106, 106, 106, 106, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_cd_cl", encoding: Encoding::Mimg, opcodes: [107, 107, 107, 107, 107, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_cd_o", encoding: Encoding::Mimg, opcodes: [108, 108, 108, 108, 108, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_cd_cl_o", encoding: Encoding::Mimg, opcodes: [109, 109, 109, 109, 109, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_cd_o", encoding: Encoding::Mimg, opcodes: [110, 110, 110, 110, 110, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_cd_cl_o", encoding: Encoding::Mimg, opcodes: [111, 111, 111, 111, 111, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "image_load", encoding: Encoding::Mimg, opcodes: [0, 0, 0, 0, 0, 0, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_load_mip", encoding: Encoding::Mimg, opcodes: [1, 1, 1, 1, 1, 1, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_load_pck", encoding: Encoding::Mimg, opcodes: [2, 2, 2, 2, 2, 2, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_load_pck_sgn", encoding: Encoding::Mimg, opcodes: [3, 3, 3, 3, 3, 3, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_load_mip_pck", encoding: Encoding::Mimg, opcodes: [4, 4, 4, 4, 4, 4, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_load_mip_pck_sgn", encoding: Encoding::Mimg, opcodes: [5, 5, 5, 5, 5, 5, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_store", encoding: Encoding::Mimg, opcodes: [8, 8, 8, 8, 8, 8, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_store_mip", encoding: Encoding::Mimg, opcodes: [9, 9, 9, 9, 9, 9, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_store_pck", encoding: Encoding::Mimg, opcodes: [10, 10, 10, 10, 10, 10, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_store_mip_pck", encoding: Encoding::Mimg, opcodes: [11, 11, 11, 11, 11, 11, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_get_resinfo", encoding: Encoding::Mimg, opcodes: [14, 14, 14, 14, 14, 14, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::NOD16 | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_swap", encoding: Encoding::Mimg, opcodes: [15, 15, 16, 16, 16, 16, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_cmpswap", encoding: Encoding::Mimg, opcodes: [16, 16, 17, 17, 17, 17, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_add", encoding: Encoding::Mimg, opcodes: [17, 17, 18, 18, 18, 18, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_sub", encoding: Encoding::Mimg, opcodes: [18, 18, 19, 19, 19, 19, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_rsub", encoding: Encoding::Mimg, opcodes: [19, 19, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_smin", encoding: Encoding::Mimg, opcodes: [20, 20, 20, 20, 20, 20, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_umin", encoding: Encoding::Mimg, opcodes: [21, 21, 21, 21, 21, 21, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_smax", encoding: Encoding::Mimg, opcodes: [22, 22, 22, 22, 22, 22, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_umax", encoding: Encoding::Mimg, opcodes: [23, 23, 23, 23, 23, 23, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_and", encoding: Encoding::Mimg, opcodes: [24, 24, 24, 24, 24, 24, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_or", encoding: Encoding::Mimg, opcodes: [25, 25, 25, 25, 25, 25, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_xor", encoding: Encoding::Mimg, opcodes: [26, 26, 26, 26, 26, 26, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_inc", encoding: Encoding::Mimg, opcodes: [27, 27, 27, 27, 27, 27, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_dec", encoding: Encoding::Mimg, opcodes: [28, 28, 28, 28, 28, 28, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_fcmpswap", encoding: Encoding::Mimg, opcodes: [29, 29, X, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_fmin", encoding: Encoding::Mimg, opcodes: [30, 30, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_fmax", encoding: Encoding::Mimg, opcodes: [31, 31, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample", encoding: Encoding::Mimg, opcodes: [32, 32, 32, 32, 32, 32, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_cl", encoding: Encoding::Mimg, opcodes: [33, 33, 33, 33, 33, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_d", encoding: Encoding::Mimg, opcodes: [34, 34, 34, 34, 34, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,6,7,8,9")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_d_cl", encoding: Encoding::Mimg, opcodes: [35, 35, 35, 35, 35, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,6,7,8,9,10")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_l", encoding: Encoding::Mimg, opcodes: [36, 36, 36, 36, 36, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_b", encoding: Encoding::Mimg, opcodes: [37, 37, 37, 37, 37, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_b_cl", encoding: Encoding::Mimg, opcodes: [38, 38, 38, 38, 38, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_lz", encoding: Encoding::Mimg, opcodes: [39, 39, 39, 39, 39, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c", encoding: Encoding::Mimg, opcodes: [40, 40, 40, 40, 40, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_cl", encoding: Encoding::Mimg, opcodes: [41, 41, 41, 41, 41, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_d", encoding: Encoding::Mimg, opcodes: [42, 42, 42, 42, 42, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_d_cl", encoding: Encoding::Mimg, opcodes: [43, 43, 43, 43, 43, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10,11")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_l", encoding: Encoding::Mimg, opcodes: [44, 44, 44, 44, 44, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_b", encoding: Encoding::Mimg, opcodes: [45, 45, 45, 45, 45, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_b_cl", encoding: Encoding::Mimg, opcodes: [46, 46, 46, 46, 46, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_lz", encoding: Encoding::Mimg, opcodes: [47, 47, 47, 47, 47, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_o", encoding: Encoding::Mimg, opcodes: [48, 48, 48, 48, 48, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_cl_o", encoding: Encoding::Mimg, opcodes: [49, 49, 49, 49, 49, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_d_o", encoding: Encoding::Mimg, opcodes: [50, 50, 50, 50, 50, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_d_cl_o", encoding: Encoding::Mimg, opcodes: [51, 51, 51, 51, 51, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10,11")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_l_o", encoding: Encoding::Mimg, opcodes: [52, 52, 52, 52, 52, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_b_o", encoding: Encoding::Mimg, opcodes: [53, 53, 53, 53, 53, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_b_cl_o", encoding: Encoding::Mimg, opcodes: [54, 54, 54, 54, 54, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_lz_o", encoding: Encoding::Mimg, opcodes: [55, 55, 55, 55, 55, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_o", encoding: Encoding::Mimg, opcodes: [56, 56, 56, 56, 56, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_cl_o", encoding: Encoding::Mimg, opcodes: [57, 57, 57, 57, 57, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_d_o", encoding: Encoding::Mimg, opcodes: [58, 58, 58, 58, 58, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8,9,10,11")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_d_cl_o", encoding: Encoding::Mimg, opcodes: [59, 59, 59, 59, 59, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8,9,10,11,12")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_l_o", encoding: Encoding::Mimg, opcodes: [60, 60, 60, 60, 60, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_b_o", encoding: Encoding::Mimg, opcodes: [61, 61, 61, 61, 61, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_b_cl_o", encoding: Encoding::Mimg, opcodes: [62, 62, 62, 62, 62, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_lz_o", encoding: Encoding::Mimg, opcodes: [63, 63, 63, 63, 63, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4", encoding: Encoding::Mimg, opcodes: [64, 64, 64, 64, 64, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_cl", encoding: Encoding::Mimg, opcodes: [65, 65, 65, 65, 65, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4h", encoding: Encoding::Mimg, opcodes: [X, X, X, 66, 66, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_l", encoding: Encoding::Mimg, opcodes: [68, 68, 68, 68, 68, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_b", encoding: Encoding::Mimg, opcodes: [69, 69, 69, 69, 69, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_b_cl", encoding: Encoding::Mimg, opcodes: [70, 70, 70, 70, 70, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_lz", encoding: Encoding::Mimg, opcodes: [71, 71, 71, 71, 71, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c", encoding: Encoding::Mimg, opcodes: [72, 72, 72, 72, 72, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_cl", encoding: Encoding::Mimg, opcodes: [73, 73, 73, 73, 73, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_l", encoding: Encoding::Mimg, opcodes: [76, 76, 76, 76, 76, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_b", encoding: Encoding::Mimg, opcodes: [77, 77, 77, 77, 77, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_b_cl", encoding: Encoding::Mimg, opcodes: [78, 78, 78, 78, 78, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_lz", encoding: Encoding::Mimg, opcodes: [79, 79, 79, 79, 79, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_o", encoding: Encoding::Mimg, opcodes: [80, 80, 80, 80, 80, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_cl_o", encoding: Encoding::Mimg, opcodes: [81, 81, 81, 81, 81, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_l_o", encoding: Encoding::Mimg, opcodes: [84, 84, 84, 84, 84, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_b_o", encoding: Encoding::Mimg, opcodes: [85, 85, 85, 85, 85, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_b_cl_o", encoding: Encoding::Mimg, opcodes: [86, 86, 86, 86, 86, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_lz_o", encoding: Encoding::Mimg, opcodes: [87, 87, 87, 87, 87, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_o", encoding: Encoding::Mimg, opcodes: [88, 88, 88, 88, 88, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_cl_o", encoding: Encoding::Mimg, opcodes: [89, 89, 89, 89, 89, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_l_o", encoding: Encoding::Mimg, opcodes: [92, 92, 92, 92, 92, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_b_o", encoding: Encoding::Mimg, opcodes: [93, 93, 93, 93, 93, X, X], operands: &[op!(Vdata B128), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_b_cl_o", encoding: Encoding::Mimg, opcodes: [94, 94, 94, 94, 94, X, X], operands: &[op!(Vdata B128), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_lz_o", encoding: Encoding::Mimg, opcodes: [95, 95, 95, 95, 95, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_get_lod", encoding: Encoding::Mimg, opcodes: [96, 96, 96, 96, 96, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::NOD16 | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_cd", encoding: Encoding::Mimg, opcodes: [104, 104, 104, 104, 104, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,6,7,8,9")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_cd_cl", encoding: Encoding::Mimg, opcodes: [105, 105, 105, 105, 105, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,6,7,8,9,10")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_cd", encoding: Encoding::Mimg, opcodes: [106, 106, 106, 106, 106, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_cd_cl", encoding: Encoding::Mimg, opcodes: [107, 107, 107, 107, 107, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10,11")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_cd_o", encoding: Encoding::Mimg, opcodes: [108, 108, 108, 108, 108, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_cd_cl_o", encoding: Encoding::Mimg, opcodes: [109, 109, 109, 109, 109, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10,11")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_cd_o", encoding: Encoding::Mimg, opcodes: [110, 110, 110, 110, 110, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8,9,10,11")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_cd_cl_o", encoding: Encoding::Mimg, opcodes: [111, 111, 111, 111, 111, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8,9,10,11,12")], cpus: &[] },
     InstrDef { mnemonic: "tbuffer_load_format_x", encoding: Encoding::Mtbuf, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "tbuffer_load_format_xy", encoding: Encoding::Mtbuf, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "tbuffer_load_format_xyz", encoding: Encoding::Mtbuf, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },

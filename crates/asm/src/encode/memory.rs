@@ -166,7 +166,8 @@ impl BufAddr {
             idxen: a.flag("idxen"),
             addr64: a.gen.is_si_ci() && a.flag("addr64"),
             lds: !mtbuf && def.has(flags::LDS) && a.flag("lds"),
-            tfe: !a.gen.has_unified_agprs() && a.flag("tfe"),
+            // LLVM 19 defines no MTBUF instruction with tfe.
+            tfe: !a.gen.has_unified_agprs() && !mtbuf && a.flag("tfe"),
         };
         if addr.tfe && def.mnemonic.contains("_store_") {
             return Err(AsmError::new(

@@ -20,6 +20,14 @@ pub(super) fn encode_mimg(
     let gen = a.gen;
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
     a.order = order::MIMG;
+    if gen.is_gfx9_family() {
+        if let Some(m) = a.take("r128") {
+            return Err(AsmError::new(
+                m.span.clone(),
+                "r128 modifier is not supported on this GPU",
+            ));
+        }
+    }
     let (agpr, vdata_count) = mimg_registers(a, def, ops)?;
     let mut dmask = (0, 0..a.src.len());
     if let Some((v, span)) = a.int_mod("dmask")? {
@@ -51,7 +59,9 @@ pub(super) fn encode_mimg(
     if gen == Gen::Gfx90a && a.flag("scc") {
         a.bits |= MIMG_SCC;
     }
-    let d16 = !gen.is_si_ci() && a.flag("d16");
+    // Atomics, image_get_lod and image_get_resinfo have no d16 operand in LLVM.
+    let takes_d16 = !def.has(flags::ATOMIC) && !def.has(flags::NOD16);
+    let d16 = !gen.is_si_ci() && takes_d16 && a.flag("d16");
     if d16 {
         a.set(Field::D16, 1);
     }
@@ -78,22 +88,33 @@ fn mimg_registers(
             _ => return Err(AsmError::new(ops[0].span.clone(), INVALID_OPERAND)),
         }
     };
+    // llvm-mc reports misaligned MIMG tuples at the statement, not at the operand.
     if gen == Gen::Gfx90a && vdata_count >= 2 && vdata % 2 != 0 {
         return Err(AsmError::new(
-            ops[0].span.clone(),
+            0..a.src.len(),
             "invalid register class: vgpr tuples must be 64 bit aligned",
         ));
     }
     a.set(Field::Vdata, vdata);
     let vaddr = a.reg(&ops[1])?;
-    // At least the smallest address tuple the row has; without a sampler at most four.
-    let min_addr = def.operand(Role::Vaddr).map_or(1, |o| o.ty.dwords());
-    if !vaddr.is_vgpr() || vaddr.count < min_addr || (!has_ssamp && vaddr.count > 4) {
+    // One of the address tuple sizes LLVM defines for the row (`+vaddr=` in the table).
+    let sizes = def.flag_arg(flags::VADDR).unwrap_or("");
+    let size_ok = sizes
+        .split(',')
+        .any(|n| n.parse::<u32>().is_ok_and(|n| n == vaddr.count));
+    if !vaddr.is_vgpr() || !size_ok {
         return Err(AsmError::new(ops[1].span.clone(), INVALID_OPERAND));
+    }
+    if gen == Gen::Gfx90a && vaddr.count >= 2 && vaddr.index % 2 != 0 {
+        return Err(AsmError::new(
+            0..a.src.len(),
+            "invalid register class: vgpr tuples must be 64 bit aligned",
+        ));
     }
     a.set(Field::Vaddr, vaddr.index);
     let srsrc = a.reg(&ops[2])?;
-    let rsrc_ok = srsrc.is_scalar() && matches!(srsrc.count, 4 | 8);
+    // Eight SGPRs even with r128 (LLVM 19 has no 128-bit MIMG resource class).
+    let rsrc_ok = srsrc.is_scalar() && srsrc.count == 8;
     let v = srsrc.src_value(gen);
     if !rsrc_ok || v % 4 != 0 || v >= 128 {
         return Err(AsmError::new(ops[2].span.clone(), INVALID_OPERAND));
@@ -120,7 +141,10 @@ fn mimg_data_size(
     d16: bool,
 ) -> Result<(), AsmError> {
     let gen = a.gen;
-    let packed_d16 = !gen.is_si_ci() && (gen != Gen::Gfx8 || a.target.processor.name == "gfx810");
+    let packed_d16 = !gen.is_si_ci()
+        && (gen != Gen::Gfx8 || a.target.processor.name == "gfx810")
+        && !def.has(flags::ATOMIC)
+        && !def.has(flags::NOD16);
     let mut size = if def.has(flags::GATHER) {
         4
     } else {

@@ -559,6 +559,12 @@ fn sdwa_src(a: &mut Asm<'_>, o: &Operand, ty: DataType) -> Result<(u32, bool), A
         return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
     }
     let v = src_value(a, o, ty, false)?;
+    if v == LDS_DIRECT {
+        return Err(AsmError::new(
+            o.span.clone(),
+            "lds_direct cannot be used with this instruction",
+        ));
+    }
     // 16-bit integer SDWA sources take no 1/(2pi).
     if v >= 256 || (v == 248 && ty.bits() == 16 && !ty.is_float()) {
         return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));

@@ -211,6 +211,7 @@ pub(super) fn encode_vop3p(
                     t => t,
                 };
                 let v = src_value(a, &plain(o), ty, false)?;
+                super::vop::lds_direct_src0_only(i, v, o)?;
                 a.set(field, v);
                 if o.mods.sext || (!mix && (o.mods.neg || o.mods.abs)) {
                     return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
