@@ -86,7 +86,7 @@ pub fn encode_int(gen: Gen, v: i64, ty: DataType, force_lit: bool) -> Result<Con
         return Ok(Const::Literal(v32));
     }
     match width(ty) {
-        Width::W64 { .. } => {
+        Width::W64 { float } => {
             if !force_lit {
                 if let Some(c) = inline_int(v).or_else(|| inline_float(gen, &F64, v as u64)) {
                     return Ok(Const::Inline(c));
@@ -94,6 +94,13 @@ pub fn encode_int(gen: Gen, v: i64, ty: DataType, force_lit: bool) -> Result<Con
             }
             if !fits32 {
                 return Err(INVALID);
+            }
+            // A double's literal holds its high half: where that double is an inline
+            // constant, llvm-mc encodes the inline constant instead (0xbfe00000 is -0.5).
+            if float && !force_lit {
+                if let Some(c) = inline_float(gen, &F64, u64::from(v as u32) << 32) {
+                    return Ok(Const::Inline(c));
+                }
             }
             Ok(Const::Literal(v as u32))
         }
@@ -170,9 +177,9 @@ pub fn encode_float(
             Ok(Const::Literal(h as u32))
         }
         // 32-bit operands, and 16-bit integer operands, see the float at single precision
-        // (the latter only if it fits half precision).
+        // (the latter only if it fits half precision; packed pairs of them need not).
         w => {
-            if w == (Width::W16 { float: false }) {
+            if w == (Width::W16 { float: false }) && ty.bits() == 16 {
                 f16_of(f)?;
             }
             let s = f as f32;

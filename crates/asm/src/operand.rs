@@ -210,6 +210,11 @@ pub(crate) fn parse_stmt_reading_flags<'a>(
         let at_operand = std::mem::replace(&mut operand_position, false);
         match t.tok {
             Tok::Eof => break,
+            // A comma right after the mnemonic or another comma stands where llvm-mc
+            // expects an operand.
+            Tok::Punct(Punct::Comma) if at_operand => {
+                return Err(AsmError::new(t.span(), "unknown token in expression"));
+            }
             Tok::Punct(Punct::Comma | Punct::Amp) => {
                 lex.next_token();
                 operand_position = true;
@@ -507,6 +512,17 @@ fn parse_fp_mods(
         lex.next_token();
         mods.abs = true;
     }
+    // `lit(` may also stand inside the bars (`-|lit(0x12345678)|`).
+    let lit_in_pipes = pipe
+        && !mods.lit
+        && lex.peek().tok == Tok::Ident
+        && lex.text(&lex.peek()) == "lit"
+        && lex.peek2().is(Punct::LParen);
+    if lit_in_pipes {
+        lex.next_token();
+        lex.next_token();
+        mods.lit = true;
+    }
     let inner = lex.peek();
     if starts_modifier(lex, gen) {
         let msg = if mods.any() || mods.lit {
@@ -517,6 +533,12 @@ fn parse_fp_mods(
         return Err(AsmError::new(inner.span(), msg));
     }
     let mut op = parse_plain(lex, gen, syms, allow_pipe && !pipe)?;
+    if lit_in_pipes {
+        let close = lex.next_token();
+        if !close.is(Punct::RParen) {
+            return Err(AsmError::new(close.span(), "expected closing parentheses"));
+        }
+    }
     if pipe {
         let close = lex.next_token();
         if !close.is(Punct::Pipe) {

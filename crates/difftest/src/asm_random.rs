@@ -926,14 +926,26 @@ pub fn known_llvm_bug(
     if !llvm_accepted || gcnkit_accepted {
         return None;
     }
-    // The mnemonic may end at a tab.
-    let p = Parsed::split(&text.trim().replacen('\t', " ", 1));
+    // The mnemonic may end at a tab, and be written in capitals.
+    let mut p = Parsed::split(&text.trim().replacen('\t', " ", 1));
+    p.mnemonic.make_ascii_lowercase();
     // A read-only value as the destination: llvm-mc encodes its number, truncated to 7 bits
     // in SOP/SMEM fields (src_execz becomes m0). The first item is the destination even when
     // it is `scc`, which is also a cache-policy flag.
     if p.items
         .first()
         .is_some_and(|(_, d)| READ_ONLY.contains(&d.as_str()))
+    {
+        return Some("read-only register accepted as destination");
+    }
+    // Likewise as the carry-out (the second operand) of a VOP3 carry instruction.
+    let carry = ["_co_u32", "v_addc_", "v_subb_", "v_subbrev_", "v_div_scale"]
+        .iter()
+        .any(|m| p.mnemonic.contains(m));
+    if carry
+        && p.items
+            .get(1)
+            .is_some_and(|(_, d)| READ_ONLY.contains(&d.as_str()))
     {
         return Some("read-only register accepted as destination");
     }
@@ -974,6 +986,58 @@ pub fn known_llvm_bug(
     });
     if p.mnemonic.starts_with("s_atc_probe") && probe_out_of_range {
         return Some("probe immediate of more than 7 bits truncated");
+    }
+    // The 32-bit constant of s_setreg_imm32_b32: llvm-mc checks no range and keeps the low
+    // 32 bits.
+    let imm32_out_of_range = p.items.get(1).is_some_and(|(_, item)| {
+        let digits = item.strip_prefix('-').unwrap_or(item);
+        let v = match digits.strip_prefix("0x") {
+            Some(h) => i128::from_str_radix(h, 16).ok(),
+            None => digits.parse::<i128>().ok(),
+        };
+        let v = if digits.len() < item.len() {
+            v.map(|v| -v)
+        } else {
+            v
+        };
+        v.is_some_and(|v| i32::try_from(v).is_err() && u32::try_from(v).is_err())
+    });
+    if p.mnemonic == "s_setreg_imm32_b32" && imm32_out_of_range {
+        return Some("s_setreg_imm32_b32 constant of more than 32 bits truncated");
+    }
+    // On gfx90a and gfx940 llvm-mc takes a VGPR pair as a 32-bit source of the DPP forms of
+    // some VOP1/VOP2 instructions and encodes its first register.
+    let dpp = p.mnemonic.ends_with("_dpp")
+        || p.items.iter().any(|(_, item)| {
+            ["quad_perm:", "row_", "wave_"]
+                .iter()
+                .any(|c| item.starts_with(c))
+        });
+    let pair_source = p.items.iter().skip(1).any(|(_, item)| {
+        item.strip_prefix("v[")
+            .and_then(|r| r.strip_suffix(']'))
+            .and_then(|r| r.split_once(':'))
+            .and_then(|(lo, hi)| Some((parse_int(lo)?, parse_int(hi)?)))
+            .is_some_and(|(lo, hi)| hi == lo + 1)
+    });
+    if dpp && pair_source && !p.mnemonic.contains("64") {
+        return Some("VGPR pair accepted as a 32-bit DPP source");
+    }
+    // A 16-bit integer constant of 0x8000..=0xffff as an SDWA source: llvm-mc encodes the
+    // literal code 255, which SDWA cannot follow with a literal.
+    let sdwa = p.mnemonic.ends_with("_sdwa")
+        || p.items.iter().any(|(_, item)| {
+            ["src0_sel:", "src1_sel:", "dst_sel:", "dst_unused:"]
+                .iter()
+                .any(|c| item.starts_with(c))
+        });
+    let high_half_constant = p
+        .items
+        .iter()
+        .skip(1)
+        .any(|(_, item)| parse_int(item).is_some_and(|v| (0x8000..=0xffff).contains(&v)));
+    if sdwa && high_half_constant {
+        return Some("16-bit constant encoded as the literal code in SDWA");
     }
     // A MIMG dmask above 15: llvm-mc keeps its low 4 bits.
     let big_dmask = p.items.iter().any(|(_, item)| {

@@ -144,10 +144,13 @@ impl Caps {
             };
         }
         // SDWA has clamp whatever the types, except gfx9 compares (whose SDWA word holds
-        // the SGPR destination there).
+        // the SGPR destination there); an output modifier only with an FP result (LLVM's
+        // HasSDWAOMod), unlike VOP3.
+        let dst_float = def.operand(Role::Vdst).is_some_and(|o| o.ty.is_float());
         Caps {
             mods,
             clamp: !(def.encoding == Encoding::Vopc && gen.is_gfx9_family()),
+            omod: e64.omod && dst_float,
             ..e64
         }
     }

@@ -463,8 +463,8 @@ fn flat_vaddr(
         }
         Encoding::Scratch => {
             if is_off(a, o) {
-                // gfx90a has no scratch access without any address.
-                if gen == Gen::Gfx90a && !saddr_is_reg {
+                // Only gfx940 has scratch access without any address (its ST mode).
+                if gen != Gen::Gfx940 && !saddr_is_reg {
                     return Err(AsmError::new(
                         0..a.src.len(),
                         "operands are not valid for this GPU or mode",

@@ -657,12 +657,13 @@ impl<'a> Asm<'a> {
     fn sreg_checked(&self, op: &Operand, dwords: u32, source: bool) -> Result<u32, AsmError> {
         let r = self.reg(op)?;
         // lds_direct is no scalar register; vccz/execz/scc are 32-bit ones, read as 64-bit
-        // values only by sources.
+        // values only by sources; the apertures are 64-bit, pops_exiting_wave_id 32-bit.
         let special = r.file == RegFile::Special;
         let bad_special = special
             && (r.index == LDS_DIRECT
                 || (matches!(r.index, 251..=253) && dwords != 1 && !source)
-                || (matches!(r.index, 235..=239) && dwords != 2));
+                || (matches!(r.index, 235..=238) && dwords != 2)
+                || (r.index == 239 && dwords != 1));
         if !r.is_scalar() || !r.fits(dwords) || bad_special {
             return Err(AsmError::new(op.span.clone(), INVALID_OPERAND));
         }
@@ -685,6 +686,10 @@ impl<'a> Asm<'a> {
             _ => match self.eval(op)? {
                 Some(v) if self.fp16_inline_ints => match encode_int(self.gen, v, ty, false) {
                     Ok(Const::Inline(c)) => Ok(Const::Inline(c)),
+                    // A value of more than 32 bits is no operand at all.
+                    _ if i32::try_from(v).is_err() && u32::try_from(v).is_err() => {
+                        Err(INVALID_OPERAND)
+                    }
                     // Otherwise llvm-mc reads the low 16 bits: an FP16 inline pattern, or
                     // a (negative) inline integer.
                     _ => {

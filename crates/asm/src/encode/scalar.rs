@@ -222,6 +222,7 @@ fn gpr_idx_operand(a: &mut Asm<'_>, o: &Operand, max: i64) -> Result<u32, AsmErr
         Value::Call(name, args) if a.text(name) == "gpr_idx" => {
             symbolic::gpr_idx(a.src, args, &o.span)
         }
+        _ if o.mods.any() => Err(AsmError::new(o.span.clone(), ABSOLUTE_EXPECTED)),
         _ => match a.eval(o)? {
             Some(v) if (0..=max).contains(&v) => Ok(v as u32),
             Some(_) => Err(AsmError::new(

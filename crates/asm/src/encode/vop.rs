@@ -308,6 +308,10 @@ fn fold_const_mods(
 
 /// The `k` constant of v_madmk/v_madak/v_fmamk: always the literal dword.
 fn k_literal(a: &mut Asm<'_>, o: &Operand, ty: DataType) -> Result<(), AsmError> {
+    // The constant takes no modifier (a leading `-` is part of the number).
+    if o.mods.any() {
+        return Err(AsmError::new(o.span.clone(), order::NOT_VALID));
+    }
     let v = match &o.value {
         Value::Float(f) => match crate::literal::encode_float(a.gen, *f, ty, true) {
             Ok(crate::literal::Const::Literal(v)) => v,
@@ -335,21 +339,32 @@ fn k_literal(a: &mut Asm<'_>, o: &Operand, ty: DataType) -> Result<(), AsmError>
 fn encode_e32(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
     let gen = a.gen;
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
-    // A compare may leave out its `vcc` destination.
-    let defs = match def.operands.split_first() {
-        Some((d, rest)) if def.encoding == Encoding::Vopc && d.role == Role::Sdst => {
-            if ops.len() == rest.len() {
-                rest
-            } else {
-                def.operands
-            }
-        }
-        _ => def.operands,
-    };
-    expect_count(ops, defs.len(), a.src)?;
     let name = def.mnemonic;
+    // The `vcc` operands llvm-mc lets a statement leave out: a compare's destination,
+    // v_cndmask_b32's mask, and on gfx9 the carry-out of v_add_co_u32 and its siblings.
+    let optional_vcc = def.operands.iter().position(|od| match od.role {
+        Role::Sdst => {
+            def.encoding == Encoding::Vopc
+                || (gen.is_gfx9_family()
+                    && matches!(name, "v_add_co_u32" | "v_sub_co_u32" | "v_subrev_co_u32"))
+        }
+        Role::Src2 => name == "v_cndmask_b32",
+        _ => false,
+    });
+    let left_out = optional_vcc.filter(|_| ops.len() + 1 == def.operands.len());
+    expect_count(
+        ops,
+        def.operands.len() - usize::from(left_out.is_some()),
+        a.src,
+    )?;
     let lane_si = matches!(name, "v_readlane_b32" | "v_writelane_b32");
-    for (od, o) in defs.iter().zip(ops) {
+    let defs = def
+        .operands
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| Some(i) != left_out)
+        .map(|(_, od)| od);
+    for (od, o) in defs.zip(ops) {
         let folded;
         let o = if od.role == Role::Src0 && (o.mods.any() || o.mods.minus_minus) {
             folded = fold_const_mods(a, def, o, od.ty)?;
@@ -492,6 +507,25 @@ fn encode_e64(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
             }
             Role::Src0 | Role::Src1 => {
                 let i = u32::from(od.role == Role::Src1);
+                // `sext` on a constant of a source without modifiers changes nothing: where
+                // the instruction has an SDWA form (whose operands take `sext`), llvm-mc
+                // drops it (`v_mul_i32_i24 v0, v1, sext(4)` is the VOP3 form).
+                let has_sdwa = !gen.is_si_ci() && !def.flag_on(flags::NOSDWA, gen);
+                let plain;
+                let o = if has_sdwa
+                    && o.mods.sext
+                    && !o.mods.neg
+                    && !o.mods.abs
+                    && !matches!(o.value, Value::Reg(_))
+                    && caps.mods[i as usize] == super::caps::ModKind::None
+                {
+                    let mut c = o.clone();
+                    c.mods.sext = false;
+                    plain = c;
+                    &plain
+                } else {
+                    o
+                };
                 caps.check_src(i as usize, o)?;
                 // v_movrels*: the source is the VGPR the index is added to.
                 if i == 0 && matches!(def.mnemonic, "v_movrels_b32" | "v_movrelsd_b32") {

@@ -204,10 +204,14 @@ pub(super) fn encode_vop3p(
             Role::Src0 | Role::Src1 | Role::Src2 => {
                 let (field, i) = src_field(od.role);
                 nsrc = nsrc.max(i + 1);
+                let constant = !matches!(o.value, Value::Reg(_));
                 let ty = match od.ty {
                     // Constants of 64-bit packed operands are read at 32 bits.
-                    DataType::V2F32 if !matches!(o.value, Value::Reg(_)) => DataType::F32,
-                    DataType::B64 if !matches!(o.value, Value::Reg(_)) => DataType::B32,
+                    DataType::V2F32 if constant => DataType::F32,
+                    DataType::B64 if constant => DataType::B32,
+                    // llvm-mc reads the constants of the mixed-precision instructions as
+                    // FP16 values, whatever op_sel_hi says.
+                    _ if constant && mix => DataType::F16,
                     t => t,
                 };
                 let v = src_value(a, &plain(o), ty, false)?;
@@ -224,16 +228,21 @@ pub(super) fn encode_vop3p(
     }
     a.check_bus()?;
     let n = nsrc as usize;
-    let op_sel = a.bits_mod("op_sel", n)?.unwrap_or(0);
+    // llvm-mc reads lists of up to four entries and keeps those of the sources there are.
+    let srcs_mask = (1u32 << n) - 1;
+    let mut list = |name: &str| -> Result<Option<u32>, AsmError> {
+        Ok(a.bits_mod(name, 4)?.map(|bits| bits & srcs_mask))
+    };
+    let op_sel = list("op_sel")?.unwrap_or(0);
     let hi_default = if mix { 0 } else { 0b111 };
     // Entries a shorter list leaves out keep their default.
-    let op_sel_hi = match a.bits_mod("op_sel_hi", n)? {
-        Some(bits) => bits | (hi_default & !((1 << n) - 1)),
+    let op_sel_hi = match list("op_sel_hi")? {
+        Some(bits) => bits | (hi_default & !srcs_mask),
         None => hi_default,
     };
     if !mix {
-        neg_lo = a.bits_mod("neg_lo", n)?.unwrap_or(0);
-        neg_hi = a.bits_mod("neg_hi", n)?.unwrap_or(0);
+        neg_lo = list("neg_lo")?.unwrap_or(0);
+        neg_hi = list("neg_hi")?.unwrap_or(0);
     }
     // gfx940's dot products take neither op_sel nor a partial op_sel_hi.
     if gen == Gen::Gfx940
@@ -261,10 +270,27 @@ fn encode_accvgpr(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<()
     let s = if read {
         256 + a.vreg(&ops[1], 1, true)?
     } else {
-        if ops[1].mods.any() {
-            return Err(AsmError::new(ops[1].span.clone(), INVALID_OPERAND));
+        let o = &ops[1];
+        if o.mods.any() {
+            return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
         }
-        src_value(a, &ops[1], DataType::B32, false)?
+        let v = src_value(a, o, DataType::B32, false).map_err(|e| {
+            // No literal, whatever the target (llvm-mc finds no such instruction).
+            if e.message == "literal operands are not supported" {
+                AsmError::new(e.span, INVALID_OPERAND)
+            } else {
+                e
+            }
+        })?;
+        // gfx908 reads no SGPR here either.
+        let inline = matches!(v, 128..=208 | 240..=248);
+        if a.gen == Gen::Gfx908 && v < 256 && !inline {
+            return Err(AsmError::new(
+                o.span.clone(),
+                "source operand must be either a VGPR or an inline constant",
+            ));
+        }
+        v
     };
     a.set(Field::Src0, s);
     // llvm-mc sets the (unused) op_sel_hi bits as for packed math.
@@ -319,7 +345,25 @@ fn encode_mai(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
                 if agpr != cd_agpr {
                     return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
                 }
+                // The accumulator is the destination itself or lies apart from it (checked,
+                // as llvm-mc does, for destinations wider than four registers).
+                let dst_dwords = ty(Role::Vdst).dwords();
+                let (src2_dwords, dst) = (ty(Role::Src2).dwords(), vdst);
+                let overlap = n < dst + dst_dwords && dst < n + src2_dwords;
+                if dst_dwords > 4 && n != dst && overlap {
+                    return Err(AsmError::new(
+                        o.span.clone(),
+                        "source 2 operand must not partially overlap with dst",
+                    ));
+                }
                 256 + n
+            }
+            // No scalar register, but the read-only values that stand in for constants
+            // (src_shared_base ... src_pops_exiting_wave_id, src_vccz, src_execz, src_scc).
+            Value::Reg(r)
+                if !(r.file == RegFile::Special && matches!(r.index, 235..=239 | 251..=253)) =>
+            {
+                return Err(AsmError::new(o.span.clone(), INVALID_OPERAND))
             }
             _ if gen == Gen::Gfx908 && !matches!(o.value, Value::Reg(_)) => {
                 return Err(AsmError::new(
