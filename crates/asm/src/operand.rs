@@ -560,17 +560,29 @@ fn parse_fp_mods(
 fn parse_sext(lex: &mut Lexer<'_>, gen: Gen, syms: &dyn SymbolValues) -> Result<Operand, AsmError> {
     let start = lex.next_token().start;
     lex.next_token();
+    // `lit(` may stand inside (`sext(lit(1))`).
+    let lit = lex.peek().tok == Tok::Ident
+        && lex.text(&lex.peek()) == "lit"
+        && lex.peek2().is(Punct::LParen);
+    if lit {
+        lex.next_token();
+        lex.next_token();
+    }
     let inner = lex.peek();
     if starts_modifier(lex, gen) {
         return Err(AsmError::new(inner.span(), "failed parsing operand."));
     }
     let mut op = parse_plain(lex, gen, syms, true)?;
-    let close = lex.next_token();
-    if !close.is(Punct::RParen) {
-        return Err(AsmError::new(close.span(), "expected closing parentheses"));
+    for _ in 0..=usize::from(lit) {
+        let close = lex.next_token();
+        if !close.is(Punct::RParen) {
+            return Err(AsmError::new(close.span(), "expected closing parentheses"));
+        }
     }
+    let close_end = lex.pos();
+    op.mods.lit |= lit;
     op.mods.sext = true;
-    op.span = start..close.end;
+    op.span = start..close_end;
     Ok(op)
 }
 

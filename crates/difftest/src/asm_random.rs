@@ -916,19 +916,40 @@ const READ_ONLY: &[&str] = &[
 ];
 
 /// Names a disagreement that is a documented llvm-mc-19 bug (docs/llvm-differences.md,
-/// "Assembler"), where gcnkit rejects a statement llvm-mc assembles to something else than
-/// what it says. `None` for any other disagreement.
+/// "Assembler"): a statement llvm-mc assembles to something else than what it says, which
+/// gcnkit rejects or (one case) encodes as written. `None` for any other disagreement.
 pub fn known_llvm_bug(
     text: &str,
     llvm_accepted: bool,
     gcnkit_accepted: bool,
 ) -> Option<&'static str> {
-    if !llvm_accepted || gcnkit_accepted {
+    if !llvm_accepted {
         return None;
     }
     // The mnemonic may end at a tab, and be written in capitals.
     let mut p = Parsed::split(&text.trim().replacen('\t', " ", 1));
     p.mnemonic.make_ascii_lowercase();
+    let sdwa = p.mnemonic.ends_with("_sdwa")
+        || p.items.iter().any(|(_, item)| {
+            ["src0_sel:", "src1_sel:", "dst_sel:", "dst_unused:"]
+                .iter()
+                .any(|c| item.starts_with(c))
+        });
+    // Where both assemble the statement, to different bytes:
+    // A single-precision inline pattern as the class mask of v_cmp_class_f16 / v_cmpx_class_f16
+    // in SDWA: llvm-mc encodes another source (0x3f800000 becomes s0).
+    let float_pattern = p
+        .items
+        .iter()
+        .skip(1)
+        .any(|(_, item)| parse_int(item).is_some_and(|v| !(-16..=64).contains(&v)));
+    if sdwa && p.mnemonic.contains("class_f16") && float_pattern {
+        return Some("FP32 inline pattern as the class mask of an f16 SDWA compare misencoded");
+    }
+    if gcnkit_accepted {
+        return None;
+    }
+    // Where gcnkit rejects the statement:
     // A read-only value as the destination: llvm-mc encodes its number, truncated to 7 bits
     // in SOP/SMEM fields (src_execz becomes m0). The first item is the destination even when
     // it is `scc`, which is also a cache-policy flag.
@@ -948,6 +969,11 @@ pub fn known_llvm_bug(
             .is_some_and(|(_, d)| READ_ONLY.contains(&d.as_str()))
     {
         return Some("read-only register accepted as destination");
+    }
+    // And as the register s_setreg_b32 writes from, in SOPK's 7-bit field.
+    if p.mnemonic == "s_setreg_b32" && p.items.iter().any(|(_, i)| READ_ONLY.contains(&i.as_str()))
+    {
+        return Some("read-only register accepted as SOPK source");
     }
     // The same values as the SGPR offset of scalar memory, truncated to 7 bits.
     let smem = [
@@ -1025,12 +1051,6 @@ pub fn known_llvm_bug(
     }
     // A 16-bit integer constant of 0x8000..=0xffff as an SDWA source: llvm-mc encodes the
     // literal code 255, which SDWA cannot follow with a literal.
-    let sdwa = p.mnemonic.ends_with("_sdwa")
-        || p.items.iter().any(|(_, item)| {
-            ["src0_sel:", "src1_sel:", "dst_sel:", "dst_unused:"]
-                .iter()
-                .any(|c| item.starts_with(c))
-        });
     let high_half_constant = p
         .items
         .iter()

@@ -7,6 +7,9 @@ use std::ops::Range;
 use super::Asm;
 use crate::error::AsmError;
 
+/// llvm-mc's message for an instruction that reads too many scalar values.
+pub(crate) const VIOLATION: &str = "invalid operand (violates constant bus restrictions)";
+
 /// Most scalar reads one instruction records (three sources and an implicit read).
 const MAX_READS: usize = 6;
 
@@ -53,14 +56,18 @@ impl Bus {
     /// Fails at the first read of a second distinct scalar value.
     pub fn check(&self) -> Result<(), AsmError> {
         let reads = &self.reads[..self.len];
-        let Some(&(first, ..)) = reads.first() else {
+        let Some(&(first, first_start, first_end)) = reads.first() else {
             return Ok(());
         };
         match reads.iter().find(|r| r.0 != first) {
-            Some(&(_, start, end)) => Err(AsmError::new(
-                start as usize..end as usize,
-                "invalid operand (violates constant bus restrictions)",
+            // An implicit read (vcc of v_cndmask_b32, recorded at the whole statement, which
+            // starts with the mnemonic) has no place of its own: llvm-mc points at the
+            // operand it conflicts with.
+            Some(&(_, 0, _)) if first_start != 0 => Err(AsmError::new(
+                first_start as usize..first_end as usize,
+                VIOLATION,
             )),
+            Some(&(_, start, end)) => Err(AsmError::new(start as usize..end as usize, VIOLATION)),
             None => Ok(()),
         }
     }

@@ -169,6 +169,12 @@ impl BufAddr {
             // LLVM 19 defines no MTBUF instruction with tfe.
             tfe: !a.gen.has_unified_agprs() && !mtbuf && a.flag("tfe"),
         };
+        // The LDS-DMA loads have no tfe variant.
+        if addr.tfe && addr.lds {
+            let tfe = a.mods.iter().find(|m| m.name == "tfe");
+            let span = tfe.map_or(0..a.src.len(), |m| m.span.clone());
+            return Err(AsmError::new(span, INVALID_OPERAND));
+        }
         if addr.tfe && def.mnemonic.contains("_store_") {
             return Err(AsmError::new(
                 0..a.src.len(),

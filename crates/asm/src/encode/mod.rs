@@ -408,6 +408,20 @@ impl<'a> Asm<'a> {
         {
             return Err(AsmError::new(m.span.clone(), INVALID_OPERAND));
         }
+        // llvm-mc reads a run of cache-policy words as one operand; a comma inside the run
+        // starts another, which no instruction takes (`glc, slc`).
+        for pair in self.mods.windows(2) {
+            let cache = |m: &Modifier<'_>| order::CACHE.contains(&m.name);
+            if cache(&pair[0])
+                && cache(&pair[1])
+                && self
+                    .src
+                    .get(pair[0].span.end..pair[1].span.start)
+                    .is_some_and(|between| between.contains(','))
+            {
+                return Err(AsmError::new(pair[1].span.clone(), INVALID_OPERAND));
+            }
+        }
         order::check(self.order, self.mods)?;
         match self
             .mods

@@ -133,6 +133,10 @@ fn sopp_imm16(a: &mut Asm<'_>, o: &Operand, unresolved: &str) -> Result<u32, Asm
 
 /// A numeric `hwreg`/`sendmsg` operand: 0..=0xffff.
 fn uimm16(a: &mut Asm<'_>, o: &Operand, unresolved: &str) -> Result<u32, AsmError> {
+    // `lit()` is no hwreg or sendmsg operand.
+    if o.mods.lit {
+        return Err(AsmError::new(o.span.clone(), unresolved));
+    }
     let v = imm16(
         a,
         o,
@@ -222,7 +226,7 @@ fn gpr_idx_operand(a: &mut Asm<'_>, o: &Operand, max: i64) -> Result<u32, AsmErr
         Value::Call(name, args) if a.text(name) == "gpr_idx" => {
             symbolic::gpr_idx(a.src, args, &o.span)
         }
-        _ if o.mods.any() => Err(AsmError::new(o.span.clone(), ABSOLUTE_EXPECTED)),
+        _ if o.mods.any() || o.mods.lit => Err(AsmError::new(o.span.clone(), ABSOLUTE_EXPECTED)),
         _ => match a.eval(o)? {
             Some(v) if (0..=max).contains(&v) => Ok(v as u32),
             Some(_) => Err(AsmError::new(
@@ -243,10 +247,15 @@ fn encode_sopp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), A
         if let Some(o) = ops.first() {
             expect_count(ops, 1, a.src)?;
             let v = match (&o.value, a.eval(o)) {
-                (Value::Int(_), Ok(Some(v))) if (0..=0xffff).contains(&v) && !o.mods.any() => v,
+                (Value::Int(_), Ok(Some(v)))
+                    if (0..=0xffff).contains(&v) && !o.mods.any() && !o.mods.lit =>
+                {
+                    v
+                }
                 (Value::Ident(_) | Value::Expr(_), Ok(None)) => {
                     return Err(AsmError::new(o.span.clone(), ABSOLUTE_EXPECTED))
                 }
+                _ if o.mods.lit => return Err(AsmError::new(o.span.clone(), ABSOLUTE_EXPECTED)),
                 _ => return Err(AsmError::new(o.span.clone(), "expected a 16-bit value")),
             };
             a.set(Field::Simm16, v as u32);
@@ -282,6 +291,11 @@ fn encode_sopp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), A
 fn waitcnt(a: &mut Asm<'_>, ops: &[Operand]) -> Result<u32, AsmError> {
     let first = operand(ops, 0, a.src)?;
     if !matches!(first.value, Value::Call(..)) {
+        // llvm-mc reads `lit(` as a counter name.
+        if first.mods.lit {
+            let name = first.span.start..first.span.start + 3;
+            return Err(AsmError::new(name, "invalid counter name lit"));
+        }
         expect_count(ops, 1, a.src)?;
         return sopp_imm16(a, first, ABSOLUTE_EXPECTED);
     }
@@ -332,6 +346,10 @@ pub(super) fn encode_smem(
         expect_count(ops, usize::from(sdata.is_some()), a.src)?;
         if let (Some(d), Some(o)) = (sdata, ops.first()) {
             let v = sdst(a, o, d.ty)?;
+            // Neither m0 nor exec is SMEM data for llvm-mc (its SReg_*_XM0_XEXEC classes).
+            if matches!(v, 124 | 126 | 127) {
+                return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+            }
             a.set(data_field, v);
         }
         return Ok(());

@@ -66,6 +66,9 @@ pub(super) fn encode(
         Want::Any if !gen.is_si_ci() && s.operands.iter().any(|o| o.mods.sext) => {
             &[Form::E32, Form::E64, Form::Sdwa]
         }
+        // `clamp` that neither 32-bit nor VOP3 form takes (integer instructions): llvm-mc
+        // goes on to SDWA, which has it.
+        Want::Any if !gen.is_si_ci() && a.has_mod("clamp") => &[Form::E32, Form::E64, Form::Sdwa],
         Want::Any => &[Form::E32, Form::E64],
     };
     let mut first_err = None;
@@ -99,6 +102,11 @@ pub(super) fn encode(
         };
         match r.and_then(|()| a.check_all_used()) {
             Ok(()) => return Ok(()),
+            // A form whose operands fit but read too many scalar values is llvm-mc's
+            // answer: it reports the violation and tries no other form
+            // (`v_cndmask_b32 v0, neg(0.15915494), v1, vcc` folds the negation into a
+            // literal of the 32-bit form).
+            Err(e) if e.message == super::bus::VIOLATION => return Err(e),
             Err(e) => first_err = Some(prefer(first_err, e)),
         }
     }
@@ -150,6 +158,7 @@ pub(super) fn src_value(
             Ok(v)
         }
         Value::Int(_) | Value::Float(_) | Value::Ident(_) | Value::Expr(_) => {
+            sext_of_symbol(a, o)?;
             if o.mods.minus_minus && ty.is_float() {
                 return Err(AsmError::new(
                     o.span.clone(),
@@ -167,6 +176,22 @@ pub(super) fn src_value(
         }
         Value::Call(..) => Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
     }
+}
+
+/// A symbol without a value cannot be sign-extended: llvm-mc's error, inside the parentheses.
+fn sext_of_symbol(a: &Asm<'_>, o: &Operand) -> Result<(), AsmError> {
+    if !o.mods.sext || !matches!(o.value, Value::Ident(_) | Value::Expr(_)) || a.eval(o)?.is_some()
+    {
+        return Ok(());
+    }
+    let text = a.text(&o.span);
+    let open = text.find('(').map_or(0, |i| i + 1);
+    let blank = text[open..].len() - text[open..].trim_start().len();
+    let inner = o.span.start + open + blank;
+    Err(AsmError::new(
+        inner..o.span.end,
+        "expected an absolute expression",
+    ))
 }
 
 /// A source of a VOP3 encoding: [`src_value`], where a 16-bit integer source of an FP
@@ -248,6 +273,7 @@ fn fold_const_mods(
         Caps::sdwa(def, a.gen)
     };
     caps.check_src(0, o)?;
+    sext_of_symbol(a, o)?;
     if o.mods.minus_minus && caps.mods[0] == super::caps::ModKind::Fp {
         return Err(AsmError::new(
             o.span.clone(),
@@ -364,7 +390,12 @@ fn encode_e32(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
         .enumerate()
         .filter(|&(i, _)| Some(i) != left_out)
         .map(|(_, od)| od);
+    // v_madak/v_madmk and friends have no VOP3 form: no operand takes a modifier.
+    let has_k = def.operand(Role::K).is_some();
     for (od, o) in defs.zip(ops) {
+        if has_k && o.mods.any() {
+            return Err(AsmError::new(o.span.clone(), order::NOT_VALID));
+        }
         let folded;
         let o = if od.role == Role::Src0 && (o.mods.any() || o.mods.minus_minus) {
             folded = fold_const_mods(a, def, o, od.ty)?;
