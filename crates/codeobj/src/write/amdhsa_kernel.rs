@@ -6,8 +6,6 @@
 //! The descriptor's `kernel_code_entry_byte_offset` stays 0: llvm-mc writes it as an
 //! `R_AMDGPU_REL64` relocation against the kernel symbol (addend 16) that the linker fills.
 
-use std::collections::HashSet;
-
 use gcnkit_isa::target::FeatureSetting;
 use gcnkit_isa::{Gen, Target};
 
@@ -68,15 +66,32 @@ pub fn kernel_descriptor_from_directives<P: Copy>(
         });
     }
     let mut block = Block::new(target);
-    let mut seen = HashSet::new();
-    for d in directives {
-        let name = d.name.strip_prefix('.').unwrap_or(d.name);
-        if !seen.insert(name) {
+    let repeated = first_repeat(directives);
+    for (i, d) in directives.iter().enumerate() {
+        if repeated == Some(i) {
             return Err(err(d.value_at, E::Repeated));
         }
         block.apply(d)?;
     }
     block.finish(end_at)
+}
+
+/// The index of the first directive that repeats an earlier one's name. Sorting indices by
+/// name costs less than hashing every name of every block (assemblers build thousands).
+fn first_repeat<P>(directives: &[AmdhsaDirective<'_, P>]) -> Option<usize> {
+    let name = |i: usize| {
+        let n = directives[i].name;
+        n.strip_prefix('.').unwrap_or(n)
+    };
+    let mut order: Vec<usize> = (0..directives.len()).collect();
+    // Stable: within a name, indices stay in source order, so the second of each run is
+    // that name's first repeat.
+    order.sort_by(|&a, &b| name(a).cmp(name(b)));
+    order
+        .windows(2)
+        .filter(|w| name(w[0]) == name(w[1]))
+        .map(|w| w[1])
+        .min()
 }
 
 fn err<P>(at: P, kind: E) -> AmdhsaError<P> {
