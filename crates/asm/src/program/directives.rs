@@ -792,7 +792,7 @@ fn substitute(body: &str, params: &[(&str, &str)], count: Option<usize>) -> Stri
 /// The first word of a raw line (up to white space or `;`), as written: directive names are
 /// compared without regard to case.
 pub(crate) fn first_word(raw: &str) -> &str {
-    let t = raw.trim_start();
+    let t = raw.trim_ascii_start();
     let end = t
         .bytes()
         .position(|c| c.is_ascii_whitespace() || c == b';')

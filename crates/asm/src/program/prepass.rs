@@ -116,16 +116,25 @@ impl Prepared<'_> {
     pub(crate) fn encoded(&self) -> Encoded {
         match self {
             Prepared::Statement { enc, .. } => enc.clone(),
-            Prepared::Labelled { template, label } => {
-                let mut enc = template.enc.clone();
-                for f in &mut enc.fixups {
-                    f.expr = Expr::Sym {
-                        name: label.to_string(),
-                        variant: Variant::None,
-                    };
-                }
-                enc
-            }
+            // Built afresh rather than cloned: the template's expressions would only be
+            // replaced.
+            Prepared::Labelled { template, label } => Encoded {
+                bytes: template.enc.bytes,
+                len: template.enc.len,
+                fixups: template
+                    .enc
+                    .fixups
+                    .iter()
+                    .map(|f| crate::Fixup {
+                        offset: f.offset,
+                        kind: f.kind,
+                        expr: Expr::Sym {
+                            name: label.to_string(),
+                            variant: Variant::None,
+                        },
+                    })
+                    .collect(),
+            },
         }
     }
 
