@@ -238,10 +238,10 @@ impl<'t> Prepass<'t> {
         self.target
     }
 
-    /// A helper thread's work: the metadata blocks if nobody has taken them, then untaken
-    /// chunks in order until there are none or the sequential pass has finished.
+    /// A helper thread's work: untaken chunks in order until there are none or the
+    /// sequential pass has finished. (The metadata blocks have a thread of their own:
+    /// [`Prepass::prepare_metadata`].)
     pub(crate) fn work(&self) {
-        self.prepare_metadata();
         let mut seen = Seen::default();
         while !self.stop.load(Ordering::Relaxed) {
             let Some(k) = self.take_next() else { break };
@@ -380,7 +380,7 @@ impl<'t> Prepass<'t> {
 
     /// Converts the `.amdgpu_metadata` blocks of the file, unless another thread has taken
     /// them.
-    fn prepare_metadata(&self) {
+    pub(crate) fn prepare_metadata(&self) {
         if self.metadata_taken.swap(true, Ordering::AcqRel) {
             return;
         }

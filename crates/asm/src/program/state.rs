@@ -162,6 +162,12 @@ pub fn assemble(
         return Asm::new(options, loader).assemble_root(name, text, None);
     };
     std::thread::scope(|scope| {
+        // The metadata conversion gets a thread of its own: one long task that the
+        // scheduler then shares out with the others, where a helper doing it first would
+        // fall behind the sequential pass.
+        let _ = std::thread::Builder::new()
+            .name("gcn-asm-metadata".into())
+            .spawn_scoped(scope, || prepass.prepare_metadata());
         for _ in 1..threads {
             // Without a thread, the calling thread prepares everything itself.
             let _ = std::thread::Builder::new()
