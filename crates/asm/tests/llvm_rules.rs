@@ -1,18 +1,23 @@
-//! Statements that pin down how llvm-mc-19 reads AMDGPU assembly where the manuals say
-//! nothing: modifier words read as operands, v_nop's SDWA/DPP forms, which registers scalar
-//! memory takes, ... `tests/data/llvm-rules.tsv` holds llvm-mc-19's result for each
-//! statement of `tests/data/llvm-rules.in` (target, statement, encoding or
-//! `error COLUMN: message`), written by `tests/data/gen_llvm_rules.py`; the assembler must
-//! give the same bytes, or reject the statement with the same message at the same column.
+//! Statements whose llvm-mc-19 results are recorded in `tests/data/*.tsv` (target, statement,
+//! encoding or `error COLUMN: message`), checked without LLVM installed:
+//!
+//! - `aliases.tsv`: mnemonic aliases (`+alias=` in the table, `gcnkit_isa::mnemonic_aliases`):
+//!   gfx940's old MFMA names, gfx9's `_co` names on gfx6/gfx7, `v_accvgpr_read`/`_write`;
+//!   made with `echo STMT | llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=TARGET -show-encoding`.
+//! - `llvm-rules.tsv`: how llvm-mc reads AMDGPU assembly where the manuals say nothing
+//!   (modifier words read as operands, v_nop's SDWA/DPP forms, which registers scalar memory
+//!   takes, ...), written by `tests/data/gen_llvm_rules.py` from `tests/data/llvm-rules.in`.
+//!
+//! The assembler must give the same bytes, or reject the statement with the same message at
+//! the same column.
 
 use gcnkit_asm::assemble_instruction;
 use gcnkit_asm::expr::NoSymbols;
 use gcnkit_isa::Target;
 
-#[test]
-fn statements_assemble_as_llvm_mc_assembles_them() {
-    let data = include_str!("data/llvm-rules.tsv");
-    let (mut compared, mut agreed) = (0, 0);
+/// Compares every line of `data`; panics listing the disagreements, or returns the count.
+fn agree_with_llvm_mc(what: &str, data: &str) -> usize {
+    let mut compared = 0;
     let mut failures = Vec::new();
     for line in data.lines() {
         let mut f = line.split('\t');
@@ -28,13 +33,25 @@ fn statements_assemble_as_llvm_mc_assembles_them() {
             Err(errs) => format!("error {}: {}", errs[0].span.start + 1, errs[0].message),
         };
         compared += 1;
-        if got == want {
-            agreed += 1;
-        } else {
+        if got != want {
             failures.push(format!("{cpu} `{stmt}`: gcnkit {got}, llvm-mc {want}"));
         }
     }
-    println!("llvm-mc reading rules: {compared} compared, {agreed} agreed");
-    assert!(compared >= 50);
+    println!(
+        "{what}: {compared} compared, {} agreed",
+        compared - failures.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    compared
+}
+
+#[test]
+fn aliases_assemble_as_llvm_mc_assembles_them() {
+    assert!(agree_with_llvm_mc("aliases", include_str!("data/aliases.tsv")) >= 20);
+}
+
+#[test]
+fn statements_assemble_as_llvm_mc_assembles_them() {
+    let data = include_str!("data/llvm-rules.tsv");
+    assert!(agree_with_llvm_mc("llvm-mc reading rules", data) >= 50);
 }
