@@ -334,10 +334,6 @@ fn fold_const_mods(
 
 /// The `k` constant of v_madmk/v_madak/v_fmamk: always the literal dword.
 fn k_literal(a: &mut Asm<'_>, o: &Operand, ty: DataType) -> Result<(), AsmError> {
-    // The constant takes no modifier (a leading `-` is part of the number).
-    if o.mods.any() {
-        return Err(AsmError::new(o.span.clone(), order::NOT_VALID));
-    }
     let v = match &o.value {
         Value::Float(f) => match crate::literal::encode_float(a.gen, *f, ty, true) {
             Ok(crate::literal::Const::Literal(v)) => v,
@@ -390,7 +386,8 @@ fn encode_e32(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
         .enumerate()
         .filter(|&(i, _)| Some(i) != left_out)
         .map(|(_, od)| od);
-    // v_madak/v_madmk and friends have no VOP3 form: no operand takes a modifier.
+    // v_madak/v_madmk and friends have no VOP3 form: no operand takes a modifier, the
+    // constant included (a leading `-` is part of a number, not a modifier).
     let has_k = def.operand(Role::K).is_some();
     for (od, o) in defs.zip(ops) {
         if has_k && o.mods.any() {
