@@ -92,7 +92,7 @@ fn mimg_registers(
     if gen == Gen::Gfx90a && vdata_count >= 2 && vdata % 2 != 0 {
         return Err(AsmError::new(
             0..a.src.len(),
-            "invalid register class: vgpr tuples must be 64 bit aligned",
+            super::VGPR_ALIGNMENT,
         ));
     }
     a.set(Field::Vdata, vdata);
@@ -108,7 +108,7 @@ fn mimg_registers(
     if gen == Gen::Gfx90a && vaddr.count >= 2 && vaddr.index % 2 != 0 {
         return Err(AsmError::new(
             0..a.src.len(),
-            "invalid register class: vgpr tuples must be 64 bit aligned",
+            super::VGPR_ALIGNMENT,
         ));
     }
     a.set(Field::Vaddr, vaddr.index);

@@ -625,7 +625,7 @@ impl<'a> Asm<'a> {
         if r.file != file || r.count != dwords {
             return Err(AsmError::new(op.span.clone(), INVALID_OPERAND));
         }
-        self.check_valign(op, &r)?;
+        self.check_valign(&r)?;
         Ok(r.index)
     }
 
@@ -640,18 +640,19 @@ impl<'a> Asm<'a> {
         if r.count != dwords {
             return Err(AsmError::new(op.span.clone(), INVALID_OPERAND));
         }
-        self.check_valign(op, &r)?;
+        self.check_valign(&r)?;
         Ok((r.index, agpr))
     }
 
-    /// gfx90a+ require even-aligned VGPR/AGPR tuples.
-    pub fn check_valign(&self, op: &Operand, r: &Reg) -> Result<(), AsmError> {
+    /// gfx90a+ require even-aligned VGPR/AGPR tuples. llvm-mc checks this once the
+    /// instruction is matched and reports it at the statement, not at the operand.
+    pub fn check_valign(&self, r: &Reg) -> Result<(), AsmError> {
         if self.gen.has_unified_agprs()
             && matches!(r.file, RegFile::Vgpr | RegFile::Agpr)
             && r.count >= 2
             && !r.index.is_multiple_of(2)
         {
-            return Err(AsmError::new(op.span.clone(), "invalid register alignment"));
+            return Err(AsmError::new(0..self.src.len(), VGPR_ALIGNMENT));
         }
         Ok(())
     }
@@ -786,6 +787,9 @@ pub(crate) fn operand<'o>(
 ) -> Result<&'o Operand, AsmError> {
     ops.get(i).ok_or_else(|| too_few_operands(src))
 }
+
+/// llvm-mc's message for a VGPR or AGPR tuple at an odd register on gfx90a and gfx940.
+pub(crate) const VGPR_ALIGNMENT: &str = "invalid register class: vgpr tuples must be 64 bit aligned";
 
 /// llvm-mc's message for a statement with too few operands.
 const TOO_FEW_OPERANDS: &str = "too few operands for instruction";

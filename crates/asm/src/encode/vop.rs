@@ -149,7 +149,7 @@ pub(super) fn src_value(
             if !ok {
                 return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
             }
-            a.check_valign(o, r)?;
+            a.check_valign(r)?;
             if r.file == RegFile::Special && r.index == LDS_DIRECT {
                 check_lds_direct(a, o)?;
             }

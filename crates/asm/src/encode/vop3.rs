@@ -310,7 +310,7 @@ fn av(a: &Asm<'_>, o: &Operand, dwords: u32) -> Result<(u32, bool), AsmError> {
     if r.count != dwords {
         return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
     }
-    a.check_valign(o, &r)?;
+    a.check_valign(&r)?;
     Ok((r.index, agpr))
 }
 
