@@ -90,10 +90,7 @@ fn mimg_registers(
     };
     // llvm-mc reports misaligned MIMG tuples at the statement, not at the operand.
     if gen == Gen::Gfx90a && vdata_count >= 2 && vdata % 2 != 0 {
-        return Err(AsmError::new(
-            0..a.src.len(),
-            super::VGPR_ALIGNMENT,
-        ));
+        return Err(AsmError::new(0..a.src.len(), super::VGPR_ALIGNMENT));
     }
     a.set(Field::Vdata, vdata);
     let vaddr = a.reg(&ops[1])?;
@@ -106,10 +103,7 @@ fn mimg_registers(
         return Err(AsmError::new(ops[1].span.clone(), INVALID_OPERAND));
     }
     if gen == Gen::Gfx90a && vaddr.count >= 2 && vaddr.index % 2 != 0 {
-        return Err(AsmError::new(
-            0..a.src.len(),
-            super::VGPR_ALIGNMENT,
-        ));
+        return Err(AsmError::new(0..a.src.len(), super::VGPR_ALIGNMENT));
     }
     a.set(Field::Vaddr, vaddr.index);
     let srsrc = a.reg(&ops[2])?;

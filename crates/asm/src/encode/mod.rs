@@ -789,7 +789,8 @@ pub(crate) fn operand<'o>(
 }
 
 /// llvm-mc's message for a VGPR or AGPR tuple at an odd register on gfx90a and gfx940.
-pub(crate) const VGPR_ALIGNMENT: &str = "invalid register class: vgpr tuples must be 64 bit aligned";
+pub(crate) const VGPR_ALIGNMENT: &str =
+    "invalid register class: vgpr tuples must be 64 bit aligned";
 
 /// llvm-mc's message for a statement with too few operands.
 const TOO_FEW_OPERANDS: &str = "too few operands for instruction";
