@@ -131,6 +131,7 @@ FLAGDOC = """# Flags:
 #   +nodpp[=GENS]   no DPP form (gfx8+ only)
 #   +tied           src2 (the accumulator) is vdst itself; LLVM does not print it in _e32/_e64/_sdwa/_dpp
 #   +rev            (informational) operands reversed (…rev): src1 OP src0
+#   +optvcc         the 32-bit form may leave out its `vcc` operand (v_cndmask_b32's mask, gfx9's carry-out)
 # Roles: k = the 32-bit literal constant of v_madmk/v_madak/v_fmamk/v_fmaak (printed as an operand).
 #   sdst of v_readfirstlane_b32/v_readlane_b32 is the SGPR written through the VDST field.
 # VOP3 (_e64) opcode = gfx6/gfx7: VOPC op, VOP2 0x100+op, VOP1 0x180+op;
@@ -161,6 +162,10 @@ def write_tables(rows):
                     flags.append(fl if miss == gens else fl + "=" + ",".join(miss))
             if r["name"].startswith(("v_mac_", "v_fmac_", "v_pk_fmac_", "v_dot")):
                 flags.append("+tied")
+            # Found with llvm-mc-19 (assembling `v_cndmask_b32 v0, v1, v2` and the like), not
+            # by the probe's disassembly.
+            if fam == "VOP2" and r["name"] in ("v_cndmask_b32", "v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32"):
+                flags.append("+optvcc")
             lines.append("  ".join([fam, r["name"]] + cols + ([r["sig"]] if r["sig"] else []) + flags))
         path = os.path.join(ROOT, "crates/isa/tables/%s.tbl" % fam.lower())
         open(path, "w").write("\n".join(lines) + "\n")

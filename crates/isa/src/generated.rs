@@ -69,24 +69,26 @@ pub mod flags {
     pub const OFF2: u128 = 1 << 30;
     /// `+optimm` in the table files.
     pub const OPTIMM: u128 = 1 << 31;
+    /// `+optvcc` in the table files.
+    pub const OPTVCC: u128 = 1 << 32;
     /// `+probe` in the table files.
-    pub const PROBE: u128 = 1 << 32;
+    pub const PROBE: u128 = 1 << 33;
     /// `+ret` in the table files.
-    pub const RET: u128 = 1 << 33;
+    pub const RET: u128 = 1 << 34;
     /// `+sendmsg` in the table files.
-    pub const SENDMSG: u128 = 1 << 34;
+    pub const SENDMSG: u128 = 1 << 35;
     /// `+sregonly` in the table files.
-    pub const SREGONLY: u128 = 1 << 35;
+    pub const SREGONLY: u128 = 1 << 36;
     /// `+store` in the table files.
-    pub const STORE: u128 = 1 << 36;
+    pub const STORE: u128 = 1 << 37;
     /// `+tied` in the table files.
-    pub const TIED: u128 = 1 << 37;
+    pub const TIED: u128 = 1 << 38;
     /// `+vaddr` in the table files.
-    pub const VADDR: u128 = 1 << 38;
+    pub const VADDR: u128 = 1 << 39;
     /// `+vop3b` in the table files.
-    pub const VOP3B: u128 = 1 << 39;
+    pub const VOP3B: u128 = 1 << 40;
     /// `+waitcnt` in the table files.
-    pub const WAITCNT: u128 = 1 << 40;
+    pub const WAITCNT: u128 = 1 << 41;
 }
 
 macro_rules! op {
@@ -990,7 +992,7 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_ashrrev_i32", encoding: Encoding::Vop2, opcodes: [24, 24, 17, 17, 17, 17, 17], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_bcnt_u32_b32", encoding: Encoding::Vop2, opcodes: [34, 34, X, X, X, X, X], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_bfm_b32", encoding: Encoding::Vop2, opcodes: [30, 30, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cndmask_b32", encoding: Encoding::Vop2, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cndmask_b32", encoding: Encoding::Vop2, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B64)], flags: flags::OPTVCC, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_cvt_pk_i16_i32", encoding: Encoding::Vop2, opcodes: [49, 49, X, X, X, X, X], operands: &[op!(Vdst V2I16), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_cvt_pk_u16_u32", encoding: Encoding::Vop2, opcodes: [48, 48, X, X, X, X, X], operands: &[op!(Vdst V2U16), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_cvt_pkaccum_u8_f32", encoding: Encoding::Vop2, opcodes: [44, 44, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
@@ -1056,15 +1058,15 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_subrev_f16", encoding: Encoding::Vop2, opcodes: [X, X, 33, 33, 33, 33, 33], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_subrev_u16", encoding: Encoding::Vop2, opcodes: [X, X, 40, 40, 40, 40, 40], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_subrev_u32", encoding: Encoding::Vop2, opcodes: [X, X, 27, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_add_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 25, 25, 25, 25], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_add_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 25, 25, 25, 25], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::OPTVCC, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_add_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 52, 52, 52, 52], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_addc_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 28, 28, 28, 28], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_fmac_f32", encoding: Encoding::Vop2, opcodes: [X, X, X, 59, 59, 59, 59], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &["gfx906"] },
-    InstrDef { mnemonic: "v_sub_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 26, 26, 26, 26], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sub_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 26, 26, 26, 26], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::OPTVCC, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_sub_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 53, 53, 53, 53], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_subb_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 29, 29, 29, 29], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_subbrev_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 30, 30, 30, 30], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_subrev_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 27, 27, 27, 27], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_subrev_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 27, 27, 27, 27], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::OPTVCC, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_subrev_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 54, 54, 54, 54], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_xnor_b32", encoding: Encoding::Vop2, opcodes: [X, X, X, 61, 61, 61, 61], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &["gfx906"] },
     InstrDef { mnemonic: "v_dot2c_f32_f16", encoding: Encoding::Vop2, opcodes: [X, X, X, X, 55, 55, 55], operands: &[op!(Vdst F32), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &[] },

@@ -362,15 +362,11 @@ fn encode_e32(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
     let gen = a.gen;
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
     let name = def.mnemonic;
-    // The `vcc` operands llvm-mc lets a statement leave out: a compare's destination,
-    // v_cndmask_b32's mask, and on gfx9 the carry-out of v_add_co_u32 and its siblings.
+    // The `vcc` operands llvm-mc lets a statement leave out: a compare's destination, and
+    // those of the `+optvcc` rows (v_cndmask_b32's mask, gfx9's carry-outs).
     let optional_vcc = def.operands.iter().position(|od| match od.role {
-        Role::Sdst => {
-            def.encoding == Encoding::Vopc
-                || (gen.is_gfx9_family()
-                    && matches!(name, "v_add_co_u32" | "v_sub_co_u32" | "v_subrev_co_u32"))
-        }
-        Role::Src2 => name == "v_cndmask_b32",
+        Role::Sdst => def.encoding == Encoding::Vopc || def.has(flags::OPTVCC),
+        Role::Src2 => def.has(flags::OPTVCC),
         _ => false,
     });
     let left_out = optional_vcc.filter(|_| ops.len() + 1 == def.operands.len());
