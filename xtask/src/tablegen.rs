@@ -271,6 +271,19 @@ fn check_unique(rows: &[Row]) -> Result<()> {
     Ok(())
 }
 
+/// `v_add_f32` -> `VAddF32`; a part that starts with a digit stays joined to the previous one.
+fn variant_name(mnemonic: &str) -> String {
+    let mut out = String::new();
+    for part in mnemonic.split('_').filter(|p| !p.is_empty()) {
+        let mut chars = part.chars();
+        if let Some(c) = chars.next() {
+            out.push(c.to_ascii_uppercase());
+            out.extend(chars);
+        }
+    }
+    out
+}
+
 fn const_name(flag: &str) -> String {
     flag.to_ascii_uppercase()
 }
@@ -296,6 +309,22 @@ pub fn generate(dir: &Path) -> Result<String> {
     out.push_str(
         "use crate::table::{DataType as T, InstrDef, OperandDef, Role as R, NO_OPCODE as X};\n\n",
     );
+    // One enum variant per distinct mnemonic, so that layers which act per operation (the
+    // emulator's semantics) name rows through the compiler rather than through strings.
+    let mnemonics: BTreeSet<&str> = rows.iter().map(|r| r.mnemonic.as_str()).collect();
+    out.push_str("/// Every distinct mnemonic of the table, as an enum: `v_add_f32` is `Mnemonic::VAddF32`.\n");
+    out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]\n");
+    out.push_str("pub enum Mnemonic {\n");
+    for m in &mnemonics {
+        writeln!(out, "    /// `{m}`").unwrap();
+        writeln!(out, "    {},", variant_name(m)).unwrap();
+    }
+    out.push_str("}\n\n");
+    out.push_str("impl Mnemonic {\n    /// The mnemonic as written in the table files.\n    pub const fn name(self) -> &'static str {\n        match self {\n");
+    for m in &mnemonics {
+        writeln!(out, "            Mnemonic::{} => {m:?},", variant_name(m)).unwrap();
+    }
+    out.push_str("        }\n    }\n}\n\n");
     out.push_str(
         "/// Flag bits of [`InstrDef::flags`], one per `+flag` used in the table files.\n",
     );
@@ -346,8 +375,9 @@ pub fn generate(dir: &Path) -> Result<String> {
             .collect();
         writeln!(
             out,
-            "    InstrDef {{ mnemonic: {:?}, encoding: Encoding::{enc}, opcodes: [{}], operands: &[{}], flags: {flag_expr}, flag_args: &[{}], cpus: &[{}] }},",
+            "    InstrDef {{ mnemonic: {:?}, op: Mnemonic::{}, encoding: Encoding::{enc}, opcodes: [{}], operands: &[{}], flags: {flag_expr}, flag_args: &[{}], cpus: &[{}] }},",
             row.mnemonic,
+            variant_name(&row.mnemonic),
             ops.join(", "),
             operands.join(", "),
             args.join(", "),

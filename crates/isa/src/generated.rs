@@ -3,6 +3,4294 @@
 use crate::encoding::Encoding;
 use crate::table::{DataType as T, InstrDef, OperandDef, Role as R, NO_OPCODE as X};
 
+/// Every distinct mnemonic of the table, as an enum: `v_add_f32` is `Mnemonic::VAddF32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mnemonic {
+    /// `buffer_atomic_add`
+    BufferAtomicAdd,
+    /// `buffer_atomic_add_f32`
+    BufferAtomicAddF32,
+    /// `buffer_atomic_add_f64`
+    BufferAtomicAddF64,
+    /// `buffer_atomic_add_x2`
+    BufferAtomicAddX2,
+    /// `buffer_atomic_and`
+    BufferAtomicAnd,
+    /// `buffer_atomic_and_x2`
+    BufferAtomicAndX2,
+    /// `buffer_atomic_cmpswap`
+    BufferAtomicCmpswap,
+    /// `buffer_atomic_cmpswap_x2`
+    BufferAtomicCmpswapX2,
+    /// `buffer_atomic_dec`
+    BufferAtomicDec,
+    /// `buffer_atomic_dec_x2`
+    BufferAtomicDecX2,
+    /// `buffer_atomic_fcmpswap`
+    BufferAtomicFcmpswap,
+    /// `buffer_atomic_fcmpswap_x2`
+    BufferAtomicFcmpswapX2,
+    /// `buffer_atomic_fmax`
+    BufferAtomicFmax,
+    /// `buffer_atomic_fmax_x2`
+    BufferAtomicFmaxX2,
+    /// `buffer_atomic_fmin`
+    BufferAtomicFmin,
+    /// `buffer_atomic_fmin_x2`
+    BufferAtomicFminX2,
+    /// `buffer_atomic_inc`
+    BufferAtomicInc,
+    /// `buffer_atomic_inc_x2`
+    BufferAtomicIncX2,
+    /// `buffer_atomic_max_f64`
+    BufferAtomicMaxF64,
+    /// `buffer_atomic_min_f64`
+    BufferAtomicMinF64,
+    /// `buffer_atomic_or`
+    BufferAtomicOr,
+    /// `buffer_atomic_or_x2`
+    BufferAtomicOrX2,
+    /// `buffer_atomic_pk_add_f16`
+    BufferAtomicPkAddF16,
+    /// `buffer_atomic_smax`
+    BufferAtomicSmax,
+    /// `buffer_atomic_smax_x2`
+    BufferAtomicSmaxX2,
+    /// `buffer_atomic_smin`
+    BufferAtomicSmin,
+    /// `buffer_atomic_smin_x2`
+    BufferAtomicSminX2,
+    /// `buffer_atomic_sub`
+    BufferAtomicSub,
+    /// `buffer_atomic_sub_x2`
+    BufferAtomicSubX2,
+    /// `buffer_atomic_swap`
+    BufferAtomicSwap,
+    /// `buffer_atomic_swap_x2`
+    BufferAtomicSwapX2,
+    /// `buffer_atomic_umax`
+    BufferAtomicUmax,
+    /// `buffer_atomic_umax_x2`
+    BufferAtomicUmaxX2,
+    /// `buffer_atomic_umin`
+    BufferAtomicUmin,
+    /// `buffer_atomic_umin_x2`
+    BufferAtomicUminX2,
+    /// `buffer_atomic_xor`
+    BufferAtomicXor,
+    /// `buffer_atomic_xor_x2`
+    BufferAtomicXorX2,
+    /// `buffer_inv`
+    BufferInv,
+    /// `buffer_invl2`
+    BufferInvl2,
+    /// `buffer_load_dword`
+    BufferLoadDword,
+    /// `buffer_load_dwordx2`
+    BufferLoadDwordx2,
+    /// `buffer_load_dwordx3`
+    BufferLoadDwordx3,
+    /// `buffer_load_dwordx4`
+    BufferLoadDwordx4,
+    /// `buffer_load_format_d16_hi_x`
+    BufferLoadFormatD16HiX,
+    /// `buffer_load_format_d16_x`
+    BufferLoadFormatD16X,
+    /// `buffer_load_format_d16_xy`
+    BufferLoadFormatD16Xy,
+    /// `buffer_load_format_d16_xyz`
+    BufferLoadFormatD16Xyz,
+    /// `buffer_load_format_d16_xyzw`
+    BufferLoadFormatD16Xyzw,
+    /// `buffer_load_format_x`
+    BufferLoadFormatX,
+    /// `buffer_load_format_xy`
+    BufferLoadFormatXy,
+    /// `buffer_load_format_xyz`
+    BufferLoadFormatXyz,
+    /// `buffer_load_format_xyzw`
+    BufferLoadFormatXyzw,
+    /// `buffer_load_sbyte`
+    BufferLoadSbyte,
+    /// `buffer_load_sbyte_d16`
+    BufferLoadSbyteD16,
+    /// `buffer_load_sbyte_d16_hi`
+    BufferLoadSbyteD16Hi,
+    /// `buffer_load_short_d16`
+    BufferLoadShortD16,
+    /// `buffer_load_short_d16_hi`
+    BufferLoadShortD16Hi,
+    /// `buffer_load_sshort`
+    BufferLoadSshort,
+    /// `buffer_load_ubyte`
+    BufferLoadUbyte,
+    /// `buffer_load_ubyte_d16`
+    BufferLoadUbyteD16,
+    /// `buffer_load_ubyte_d16_hi`
+    BufferLoadUbyteD16Hi,
+    /// `buffer_load_ushort`
+    BufferLoadUshort,
+    /// `buffer_store_byte`
+    BufferStoreByte,
+    /// `buffer_store_byte_d16_hi`
+    BufferStoreByteD16Hi,
+    /// `buffer_store_dword`
+    BufferStoreDword,
+    /// `buffer_store_dwordx2`
+    BufferStoreDwordx2,
+    /// `buffer_store_dwordx3`
+    BufferStoreDwordx3,
+    /// `buffer_store_dwordx4`
+    BufferStoreDwordx4,
+    /// `buffer_store_format_d16_hi_x`
+    BufferStoreFormatD16HiX,
+    /// `buffer_store_format_d16_x`
+    BufferStoreFormatD16X,
+    /// `buffer_store_format_d16_xy`
+    BufferStoreFormatD16Xy,
+    /// `buffer_store_format_d16_xyz`
+    BufferStoreFormatD16Xyz,
+    /// `buffer_store_format_d16_xyzw`
+    BufferStoreFormatD16Xyzw,
+    /// `buffer_store_format_x`
+    BufferStoreFormatX,
+    /// `buffer_store_format_xy`
+    BufferStoreFormatXy,
+    /// `buffer_store_format_xyz`
+    BufferStoreFormatXyz,
+    /// `buffer_store_format_xyzw`
+    BufferStoreFormatXyzw,
+    /// `buffer_store_short`
+    BufferStoreShort,
+    /// `buffer_store_short_d16_hi`
+    BufferStoreShortD16Hi,
+    /// `buffer_wbinvl1`
+    BufferWbinvl1,
+    /// `buffer_wbinvl1_sc`
+    BufferWbinvl1Sc,
+    /// `buffer_wbinvl1_vol`
+    BufferWbinvl1Vol,
+    /// `buffer_wbl2`
+    BufferWbl2,
+    /// `ds_add_f32`
+    DsAddF32,
+    /// `ds_add_f64`
+    DsAddF64,
+    /// `ds_add_rtn_f32`
+    DsAddRtnF32,
+    /// `ds_add_rtn_f64`
+    DsAddRtnF64,
+    /// `ds_add_rtn_u32`
+    DsAddRtnU32,
+    /// `ds_add_rtn_u64`
+    DsAddRtnU64,
+    /// `ds_add_src2_f32`
+    DsAddSrc2F32,
+    /// `ds_add_src2_u32`
+    DsAddSrc2U32,
+    /// `ds_add_src2_u64`
+    DsAddSrc2U64,
+    /// `ds_add_u32`
+    DsAddU32,
+    /// `ds_add_u64`
+    DsAddU64,
+    /// `ds_and_b32`
+    DsAndB32,
+    /// `ds_and_b64`
+    DsAndB64,
+    /// `ds_and_rtn_b32`
+    DsAndRtnB32,
+    /// `ds_and_rtn_b64`
+    DsAndRtnB64,
+    /// `ds_and_src2_b32`
+    DsAndSrc2B32,
+    /// `ds_and_src2_b64`
+    DsAndSrc2B64,
+    /// `ds_append`
+    DsAppend,
+    /// `ds_bpermute_b32`
+    DsBpermuteB32,
+    /// `ds_cmpst_b32`
+    DsCmpstB32,
+    /// `ds_cmpst_b64`
+    DsCmpstB64,
+    /// `ds_cmpst_f32`
+    DsCmpstF32,
+    /// `ds_cmpst_f64`
+    DsCmpstF64,
+    /// `ds_cmpst_rtn_b32`
+    DsCmpstRtnB32,
+    /// `ds_cmpst_rtn_b64`
+    DsCmpstRtnB64,
+    /// `ds_cmpst_rtn_f32`
+    DsCmpstRtnF32,
+    /// `ds_cmpst_rtn_f64`
+    DsCmpstRtnF64,
+    /// `ds_condxchg32_rtn_b64`
+    DsCondxchg32RtnB64,
+    /// `ds_consume`
+    DsConsume,
+    /// `ds_dec_rtn_u32`
+    DsDecRtnU32,
+    /// `ds_dec_rtn_u64`
+    DsDecRtnU64,
+    /// `ds_dec_src2_u32`
+    DsDecSrc2U32,
+    /// `ds_dec_src2_u64`
+    DsDecSrc2U64,
+    /// `ds_dec_u32`
+    DsDecU32,
+    /// `ds_dec_u64`
+    DsDecU64,
+    /// `ds_gws_barrier`
+    DsGwsBarrier,
+    /// `ds_gws_init`
+    DsGwsInit,
+    /// `ds_gws_sema_br`
+    DsGwsSemaBr,
+    /// `ds_gws_sema_p`
+    DsGwsSemaP,
+    /// `ds_gws_sema_release_all`
+    DsGwsSemaReleaseAll,
+    /// `ds_gws_sema_v`
+    DsGwsSemaV,
+    /// `ds_inc_rtn_u32`
+    DsIncRtnU32,
+    /// `ds_inc_rtn_u64`
+    DsIncRtnU64,
+    /// `ds_inc_src2_u32`
+    DsIncSrc2U32,
+    /// `ds_inc_src2_u64`
+    DsIncSrc2U64,
+    /// `ds_inc_u32`
+    DsIncU32,
+    /// `ds_inc_u64`
+    DsIncU64,
+    /// `ds_max_f32`
+    DsMaxF32,
+    /// `ds_max_f64`
+    DsMaxF64,
+    /// `ds_max_i32`
+    DsMaxI32,
+    /// `ds_max_i64`
+    DsMaxI64,
+    /// `ds_max_rtn_f32`
+    DsMaxRtnF32,
+    /// `ds_max_rtn_f64`
+    DsMaxRtnF64,
+    /// `ds_max_rtn_i32`
+    DsMaxRtnI32,
+    /// `ds_max_rtn_i64`
+    DsMaxRtnI64,
+    /// `ds_max_rtn_u32`
+    DsMaxRtnU32,
+    /// `ds_max_rtn_u64`
+    DsMaxRtnU64,
+    /// `ds_max_src2_f32`
+    DsMaxSrc2F32,
+    /// `ds_max_src2_f64`
+    DsMaxSrc2F64,
+    /// `ds_max_src2_i32`
+    DsMaxSrc2I32,
+    /// `ds_max_src2_i64`
+    DsMaxSrc2I64,
+    /// `ds_max_src2_u32`
+    DsMaxSrc2U32,
+    /// `ds_max_src2_u64`
+    DsMaxSrc2U64,
+    /// `ds_max_u32`
+    DsMaxU32,
+    /// `ds_max_u64`
+    DsMaxU64,
+    /// `ds_min_f32`
+    DsMinF32,
+    /// `ds_min_f64`
+    DsMinF64,
+    /// `ds_min_i32`
+    DsMinI32,
+    /// `ds_min_i64`
+    DsMinI64,
+    /// `ds_min_rtn_f32`
+    DsMinRtnF32,
+    /// `ds_min_rtn_f64`
+    DsMinRtnF64,
+    /// `ds_min_rtn_i32`
+    DsMinRtnI32,
+    /// `ds_min_rtn_i64`
+    DsMinRtnI64,
+    /// `ds_min_rtn_u32`
+    DsMinRtnU32,
+    /// `ds_min_rtn_u64`
+    DsMinRtnU64,
+    /// `ds_min_src2_f32`
+    DsMinSrc2F32,
+    /// `ds_min_src2_f64`
+    DsMinSrc2F64,
+    /// `ds_min_src2_i32`
+    DsMinSrc2I32,
+    /// `ds_min_src2_i64`
+    DsMinSrc2I64,
+    /// `ds_min_src2_u32`
+    DsMinSrc2U32,
+    /// `ds_min_src2_u64`
+    DsMinSrc2U64,
+    /// `ds_min_u32`
+    DsMinU32,
+    /// `ds_min_u64`
+    DsMinU64,
+    /// `ds_mskor_b32`
+    DsMskorB32,
+    /// `ds_mskor_b64`
+    DsMskorB64,
+    /// `ds_mskor_rtn_b32`
+    DsMskorRtnB32,
+    /// `ds_mskor_rtn_b64`
+    DsMskorRtnB64,
+    /// `ds_nop`
+    DsNop,
+    /// `ds_or_b32`
+    DsOrB32,
+    /// `ds_or_b64`
+    DsOrB64,
+    /// `ds_or_rtn_b32`
+    DsOrRtnB32,
+    /// `ds_or_rtn_b64`
+    DsOrRtnB64,
+    /// `ds_or_src2_b32`
+    DsOrSrc2B32,
+    /// `ds_or_src2_b64`
+    DsOrSrc2B64,
+    /// `ds_ordered_count`
+    DsOrderedCount,
+    /// `ds_permute_b32`
+    DsPermuteB32,
+    /// `ds_pk_add_bf16`
+    DsPkAddBf16,
+    /// `ds_pk_add_f16`
+    DsPkAddF16,
+    /// `ds_pk_add_rtn_bf16`
+    DsPkAddRtnBf16,
+    /// `ds_pk_add_rtn_f16`
+    DsPkAddRtnF16,
+    /// `ds_read2_b32`
+    DsRead2B32,
+    /// `ds_read2_b64`
+    DsRead2B64,
+    /// `ds_read2st64_b32`
+    DsRead2st64B32,
+    /// `ds_read2st64_b64`
+    DsRead2st64B64,
+    /// `ds_read_addtid_b32`
+    DsReadAddtidB32,
+    /// `ds_read_b128`
+    DsReadB128,
+    /// `ds_read_b32`
+    DsReadB32,
+    /// `ds_read_b64`
+    DsReadB64,
+    /// `ds_read_b96`
+    DsReadB96,
+    /// `ds_read_i16`
+    DsReadI16,
+    /// `ds_read_i8`
+    DsReadI8,
+    /// `ds_read_i8_d16`
+    DsReadI8D16,
+    /// `ds_read_i8_d16_hi`
+    DsReadI8D16Hi,
+    /// `ds_read_u16`
+    DsReadU16,
+    /// `ds_read_u16_d16`
+    DsReadU16D16,
+    /// `ds_read_u16_d16_hi`
+    DsReadU16D16Hi,
+    /// `ds_read_u8`
+    DsReadU8,
+    /// `ds_read_u8_d16`
+    DsReadU8D16,
+    /// `ds_read_u8_d16_hi`
+    DsReadU8D16Hi,
+    /// `ds_rsub_rtn_u32`
+    DsRsubRtnU32,
+    /// `ds_rsub_rtn_u64`
+    DsRsubRtnU64,
+    /// `ds_rsub_src2_u32`
+    DsRsubSrc2U32,
+    /// `ds_rsub_src2_u64`
+    DsRsubSrc2U64,
+    /// `ds_rsub_u32`
+    DsRsubU32,
+    /// `ds_rsub_u64`
+    DsRsubU64,
+    /// `ds_sub_rtn_u32`
+    DsSubRtnU32,
+    /// `ds_sub_rtn_u64`
+    DsSubRtnU64,
+    /// `ds_sub_src2_u32`
+    DsSubSrc2U32,
+    /// `ds_sub_src2_u64`
+    DsSubSrc2U64,
+    /// `ds_sub_u32`
+    DsSubU32,
+    /// `ds_sub_u64`
+    DsSubU64,
+    /// `ds_swizzle_b32`
+    DsSwizzleB32,
+    /// `ds_wrap_rtn_b32`
+    DsWrapRtnB32,
+    /// `ds_write2_b32`
+    DsWrite2B32,
+    /// `ds_write2_b64`
+    DsWrite2B64,
+    /// `ds_write2st64_b32`
+    DsWrite2st64B32,
+    /// `ds_write2st64_b64`
+    DsWrite2st64B64,
+    /// `ds_write_addtid_b32`
+    DsWriteAddtidB32,
+    /// `ds_write_b128`
+    DsWriteB128,
+    /// `ds_write_b16`
+    DsWriteB16,
+    /// `ds_write_b16_d16_hi`
+    DsWriteB16D16Hi,
+    /// `ds_write_b32`
+    DsWriteB32,
+    /// `ds_write_b64`
+    DsWriteB64,
+    /// `ds_write_b8`
+    DsWriteB8,
+    /// `ds_write_b8_d16_hi`
+    DsWriteB8D16Hi,
+    /// `ds_write_b96`
+    DsWriteB96,
+    /// `ds_write_src2_b32`
+    DsWriteSrc2B32,
+    /// `ds_write_src2_b64`
+    DsWriteSrc2B64,
+    /// `ds_wrxchg2_rtn_b32`
+    DsWrxchg2RtnB32,
+    /// `ds_wrxchg2_rtn_b64`
+    DsWrxchg2RtnB64,
+    /// `ds_wrxchg2st64_rtn_b32`
+    DsWrxchg2st64RtnB32,
+    /// `ds_wrxchg2st64_rtn_b64`
+    DsWrxchg2st64RtnB64,
+    /// `ds_wrxchg_rtn_b32`
+    DsWrxchgRtnB32,
+    /// `ds_wrxchg_rtn_b64`
+    DsWrxchgRtnB64,
+    /// `ds_xor_b32`
+    DsXorB32,
+    /// `ds_xor_b64`
+    DsXorB64,
+    /// `ds_xor_rtn_b32`
+    DsXorRtnB32,
+    /// `ds_xor_rtn_b64`
+    DsXorRtnB64,
+    /// `ds_xor_src2_b32`
+    DsXorSrc2B32,
+    /// `ds_xor_src2_b64`
+    DsXorSrc2B64,
+    /// `exp`
+    Exp,
+    /// `flat_atomic_add`
+    FlatAtomicAdd,
+    /// `flat_atomic_add_f32`
+    FlatAtomicAddF32,
+    /// `flat_atomic_add_f64`
+    FlatAtomicAddF64,
+    /// `flat_atomic_add_x2`
+    FlatAtomicAddX2,
+    /// `flat_atomic_and`
+    FlatAtomicAnd,
+    /// `flat_atomic_and_x2`
+    FlatAtomicAndX2,
+    /// `flat_atomic_cmpswap`
+    FlatAtomicCmpswap,
+    /// `flat_atomic_cmpswap_x2`
+    FlatAtomicCmpswapX2,
+    /// `flat_atomic_dec`
+    FlatAtomicDec,
+    /// `flat_atomic_dec_x2`
+    FlatAtomicDecX2,
+    /// `flat_atomic_fcmpswap`
+    FlatAtomicFcmpswap,
+    /// `flat_atomic_fcmpswap_x2`
+    FlatAtomicFcmpswapX2,
+    /// `flat_atomic_fmax`
+    FlatAtomicFmax,
+    /// `flat_atomic_fmax_x2`
+    FlatAtomicFmaxX2,
+    /// `flat_atomic_fmin`
+    FlatAtomicFmin,
+    /// `flat_atomic_fmin_x2`
+    FlatAtomicFminX2,
+    /// `flat_atomic_inc`
+    FlatAtomicInc,
+    /// `flat_atomic_inc_x2`
+    FlatAtomicIncX2,
+    /// `flat_atomic_max_f64`
+    FlatAtomicMaxF64,
+    /// `flat_atomic_min_f64`
+    FlatAtomicMinF64,
+    /// `flat_atomic_or`
+    FlatAtomicOr,
+    /// `flat_atomic_or_x2`
+    FlatAtomicOrX2,
+    /// `flat_atomic_pk_add_bf16`
+    FlatAtomicPkAddBf16,
+    /// `flat_atomic_pk_add_f16`
+    FlatAtomicPkAddF16,
+    /// `flat_atomic_smax`
+    FlatAtomicSmax,
+    /// `flat_atomic_smax_x2`
+    FlatAtomicSmaxX2,
+    /// `flat_atomic_smin`
+    FlatAtomicSmin,
+    /// `flat_atomic_smin_x2`
+    FlatAtomicSminX2,
+    /// `flat_atomic_sub`
+    FlatAtomicSub,
+    /// `flat_atomic_sub_x2`
+    FlatAtomicSubX2,
+    /// `flat_atomic_swap`
+    FlatAtomicSwap,
+    /// `flat_atomic_swap_x2`
+    FlatAtomicSwapX2,
+    /// `flat_atomic_umax`
+    FlatAtomicUmax,
+    /// `flat_atomic_umax_x2`
+    FlatAtomicUmaxX2,
+    /// `flat_atomic_umin`
+    FlatAtomicUmin,
+    /// `flat_atomic_umin_x2`
+    FlatAtomicUminX2,
+    /// `flat_atomic_xor`
+    FlatAtomicXor,
+    /// `flat_atomic_xor_x2`
+    FlatAtomicXorX2,
+    /// `flat_load_dword`
+    FlatLoadDword,
+    /// `flat_load_dwordx2`
+    FlatLoadDwordx2,
+    /// `flat_load_dwordx3`
+    FlatLoadDwordx3,
+    /// `flat_load_dwordx4`
+    FlatLoadDwordx4,
+    /// `flat_load_sbyte`
+    FlatLoadSbyte,
+    /// `flat_load_sbyte_d16`
+    FlatLoadSbyteD16,
+    /// `flat_load_sbyte_d16_hi`
+    FlatLoadSbyteD16Hi,
+    /// `flat_load_short_d16`
+    FlatLoadShortD16,
+    /// `flat_load_short_d16_hi`
+    FlatLoadShortD16Hi,
+    /// `flat_load_sshort`
+    FlatLoadSshort,
+    /// `flat_load_ubyte`
+    FlatLoadUbyte,
+    /// `flat_load_ubyte_d16`
+    FlatLoadUbyteD16,
+    /// `flat_load_ubyte_d16_hi`
+    FlatLoadUbyteD16Hi,
+    /// `flat_load_ushort`
+    FlatLoadUshort,
+    /// `flat_store_byte`
+    FlatStoreByte,
+    /// `flat_store_byte_d16_hi`
+    FlatStoreByteD16Hi,
+    /// `flat_store_dword`
+    FlatStoreDword,
+    /// `flat_store_dwordx2`
+    FlatStoreDwordx2,
+    /// `flat_store_dwordx3`
+    FlatStoreDwordx3,
+    /// `flat_store_dwordx4`
+    FlatStoreDwordx4,
+    /// `flat_store_short`
+    FlatStoreShort,
+    /// `flat_store_short_d16_hi`
+    FlatStoreShortD16Hi,
+    /// `global_atomic_add`
+    GlobalAtomicAdd,
+    /// `global_atomic_add_f32`
+    GlobalAtomicAddF32,
+    /// `global_atomic_add_f64`
+    GlobalAtomicAddF64,
+    /// `global_atomic_add_x2`
+    GlobalAtomicAddX2,
+    /// `global_atomic_and`
+    GlobalAtomicAnd,
+    /// `global_atomic_and_x2`
+    GlobalAtomicAndX2,
+    /// `global_atomic_cmpswap`
+    GlobalAtomicCmpswap,
+    /// `global_atomic_cmpswap_x2`
+    GlobalAtomicCmpswapX2,
+    /// `global_atomic_dec`
+    GlobalAtomicDec,
+    /// `global_atomic_dec_x2`
+    GlobalAtomicDecX2,
+    /// `global_atomic_inc`
+    GlobalAtomicInc,
+    /// `global_atomic_inc_x2`
+    GlobalAtomicIncX2,
+    /// `global_atomic_max_f64`
+    GlobalAtomicMaxF64,
+    /// `global_atomic_min_f64`
+    GlobalAtomicMinF64,
+    /// `global_atomic_or`
+    GlobalAtomicOr,
+    /// `global_atomic_or_x2`
+    GlobalAtomicOrX2,
+    /// `global_atomic_pk_add_bf16`
+    GlobalAtomicPkAddBf16,
+    /// `global_atomic_pk_add_f16`
+    GlobalAtomicPkAddF16,
+    /// `global_atomic_smax`
+    GlobalAtomicSmax,
+    /// `global_atomic_smax_x2`
+    GlobalAtomicSmaxX2,
+    /// `global_atomic_smin`
+    GlobalAtomicSmin,
+    /// `global_atomic_smin_x2`
+    GlobalAtomicSminX2,
+    /// `global_atomic_sub`
+    GlobalAtomicSub,
+    /// `global_atomic_sub_x2`
+    GlobalAtomicSubX2,
+    /// `global_atomic_swap`
+    GlobalAtomicSwap,
+    /// `global_atomic_swap_x2`
+    GlobalAtomicSwapX2,
+    /// `global_atomic_umax`
+    GlobalAtomicUmax,
+    /// `global_atomic_umax_x2`
+    GlobalAtomicUmaxX2,
+    /// `global_atomic_umin`
+    GlobalAtomicUmin,
+    /// `global_atomic_umin_x2`
+    GlobalAtomicUminX2,
+    /// `global_atomic_xor`
+    GlobalAtomicXor,
+    /// `global_atomic_xor_x2`
+    GlobalAtomicXorX2,
+    /// `global_load_dword`
+    GlobalLoadDword,
+    /// `global_load_dwordx2`
+    GlobalLoadDwordx2,
+    /// `global_load_dwordx3`
+    GlobalLoadDwordx3,
+    /// `global_load_dwordx4`
+    GlobalLoadDwordx4,
+    /// `global_load_lds_dword`
+    GlobalLoadLdsDword,
+    /// `global_load_lds_sbyte`
+    GlobalLoadLdsSbyte,
+    /// `global_load_lds_sshort`
+    GlobalLoadLdsSshort,
+    /// `global_load_lds_ubyte`
+    GlobalLoadLdsUbyte,
+    /// `global_load_lds_ushort`
+    GlobalLoadLdsUshort,
+    /// `global_load_sbyte`
+    GlobalLoadSbyte,
+    /// `global_load_sbyte_d16`
+    GlobalLoadSbyteD16,
+    /// `global_load_sbyte_d16_hi`
+    GlobalLoadSbyteD16Hi,
+    /// `global_load_short_d16`
+    GlobalLoadShortD16,
+    /// `global_load_short_d16_hi`
+    GlobalLoadShortD16Hi,
+    /// `global_load_sshort`
+    GlobalLoadSshort,
+    /// `global_load_ubyte`
+    GlobalLoadUbyte,
+    /// `global_load_ubyte_d16`
+    GlobalLoadUbyteD16,
+    /// `global_load_ubyte_d16_hi`
+    GlobalLoadUbyteD16Hi,
+    /// `global_load_ushort`
+    GlobalLoadUshort,
+    /// `global_store_byte`
+    GlobalStoreByte,
+    /// `global_store_byte_d16_hi`
+    GlobalStoreByteD16Hi,
+    /// `global_store_dword`
+    GlobalStoreDword,
+    /// `global_store_dwordx2`
+    GlobalStoreDwordx2,
+    /// `global_store_dwordx3`
+    GlobalStoreDwordx3,
+    /// `global_store_dwordx4`
+    GlobalStoreDwordx4,
+    /// `global_store_short`
+    GlobalStoreShort,
+    /// `global_store_short_d16_hi`
+    GlobalStoreShortD16Hi,
+    /// `image_atomic_add`
+    ImageAtomicAdd,
+    /// `image_atomic_and`
+    ImageAtomicAnd,
+    /// `image_atomic_cmpswap`
+    ImageAtomicCmpswap,
+    /// `image_atomic_dec`
+    ImageAtomicDec,
+    /// `image_atomic_fcmpswap`
+    ImageAtomicFcmpswap,
+    /// `image_atomic_fmax`
+    ImageAtomicFmax,
+    /// `image_atomic_fmin`
+    ImageAtomicFmin,
+    /// `image_atomic_inc`
+    ImageAtomicInc,
+    /// `image_atomic_or`
+    ImageAtomicOr,
+    /// `image_atomic_rsub`
+    ImageAtomicRsub,
+    /// `image_atomic_smax`
+    ImageAtomicSmax,
+    /// `image_atomic_smin`
+    ImageAtomicSmin,
+    /// `image_atomic_sub`
+    ImageAtomicSub,
+    /// `image_atomic_swap`
+    ImageAtomicSwap,
+    /// `image_atomic_umax`
+    ImageAtomicUmax,
+    /// `image_atomic_umin`
+    ImageAtomicUmin,
+    /// `image_atomic_xor`
+    ImageAtomicXor,
+    /// `image_gather4`
+    ImageGather4,
+    /// `image_gather4_b`
+    ImageGather4B,
+    /// `image_gather4_b_cl`
+    ImageGather4BCl,
+    /// `image_gather4_b_cl_o`
+    ImageGather4BClO,
+    /// `image_gather4_b_o`
+    ImageGather4BO,
+    /// `image_gather4_c`
+    ImageGather4C,
+    /// `image_gather4_c_b`
+    ImageGather4CB,
+    /// `image_gather4_c_b_cl`
+    ImageGather4CBCl,
+    /// `image_gather4_c_b_cl_o`
+    ImageGather4CBClO,
+    /// `image_gather4_c_b_o`
+    ImageGather4CBO,
+    /// `image_gather4_c_cl`
+    ImageGather4CCl,
+    /// `image_gather4_c_cl_o`
+    ImageGather4CClO,
+    /// `image_gather4_c_l`
+    ImageGather4CL,
+    /// `image_gather4_c_l_o`
+    ImageGather4CLO,
+    /// `image_gather4_c_lz`
+    ImageGather4CLz,
+    /// `image_gather4_c_lz_o`
+    ImageGather4CLzO,
+    /// `image_gather4_c_o`
+    ImageGather4CO,
+    /// `image_gather4_cl`
+    ImageGather4Cl,
+    /// `image_gather4_cl_o`
+    ImageGather4ClO,
+    /// `image_gather4_l`
+    ImageGather4L,
+    /// `image_gather4_l_o`
+    ImageGather4LO,
+    /// `image_gather4_lz`
+    ImageGather4Lz,
+    /// `image_gather4_lz_o`
+    ImageGather4LzO,
+    /// `image_gather4_o`
+    ImageGather4O,
+    /// `image_gather4h`
+    ImageGather4h,
+    /// `image_get_lod`
+    ImageGetLod,
+    /// `image_get_resinfo`
+    ImageGetResinfo,
+    /// `image_load`
+    ImageLoad,
+    /// `image_load_mip`
+    ImageLoadMip,
+    /// `image_load_mip_pck`
+    ImageLoadMipPck,
+    /// `image_load_mip_pck_sgn`
+    ImageLoadMipPckSgn,
+    /// `image_load_pck`
+    ImageLoadPck,
+    /// `image_load_pck_sgn`
+    ImageLoadPckSgn,
+    /// `image_sample`
+    ImageSample,
+    /// `image_sample_b`
+    ImageSampleB,
+    /// `image_sample_b_cl`
+    ImageSampleBCl,
+    /// `image_sample_b_cl_o`
+    ImageSampleBClO,
+    /// `image_sample_b_o`
+    ImageSampleBO,
+    /// `image_sample_c`
+    ImageSampleC,
+    /// `image_sample_c_b`
+    ImageSampleCB,
+    /// `image_sample_c_b_cl`
+    ImageSampleCBCl,
+    /// `image_sample_c_b_cl_o`
+    ImageSampleCBClO,
+    /// `image_sample_c_b_o`
+    ImageSampleCBO,
+    /// `image_sample_c_cd`
+    ImageSampleCCd,
+    /// `image_sample_c_cd_cl`
+    ImageSampleCCdCl,
+    /// `image_sample_c_cd_cl_o`
+    ImageSampleCCdClO,
+    /// `image_sample_c_cd_o`
+    ImageSampleCCdO,
+    /// `image_sample_c_cl`
+    ImageSampleCCl,
+    /// `image_sample_c_cl_o`
+    ImageSampleCClO,
+    /// `image_sample_c_d`
+    ImageSampleCD,
+    /// `image_sample_c_d_cl`
+    ImageSampleCDCl,
+    /// `image_sample_c_d_cl_o`
+    ImageSampleCDClO,
+    /// `image_sample_c_d_o`
+    ImageSampleCDO,
+    /// `image_sample_c_l`
+    ImageSampleCL,
+    /// `image_sample_c_l_o`
+    ImageSampleCLO,
+    /// `image_sample_c_lz`
+    ImageSampleCLz,
+    /// `image_sample_c_lz_o`
+    ImageSampleCLzO,
+    /// `image_sample_c_o`
+    ImageSampleCO,
+    /// `image_sample_cd`
+    ImageSampleCd,
+    /// `image_sample_cd_cl`
+    ImageSampleCdCl,
+    /// `image_sample_cd_cl_o`
+    ImageSampleCdClO,
+    /// `image_sample_cd_o`
+    ImageSampleCdO,
+    /// `image_sample_cl`
+    ImageSampleCl,
+    /// `image_sample_cl_o`
+    ImageSampleClO,
+    /// `image_sample_d`
+    ImageSampleD,
+    /// `image_sample_d_cl`
+    ImageSampleDCl,
+    /// `image_sample_d_cl_o`
+    ImageSampleDClO,
+    /// `image_sample_d_o`
+    ImageSampleDO,
+    /// `image_sample_l`
+    ImageSampleL,
+    /// `image_sample_l_o`
+    ImageSampleLO,
+    /// `image_sample_lz`
+    ImageSampleLz,
+    /// `image_sample_lz_o`
+    ImageSampleLzO,
+    /// `image_sample_o`
+    ImageSampleO,
+    /// `image_store`
+    ImageStore,
+    /// `image_store_mip`
+    ImageStoreMip,
+    /// `image_store_mip_pck`
+    ImageStoreMipPck,
+    /// `image_store_pck`
+    ImageStorePck,
+    /// `s_abs_i32`
+    SAbsI32,
+    /// `s_absdiff_i32`
+    SAbsdiffI32,
+    /// `s_add_i32`
+    SAddI32,
+    /// `s_add_u32`
+    SAddU32,
+    /// `s_addc_u32`
+    SAddcU32,
+    /// `s_addk_i32`
+    SAddkI32,
+    /// `s_and_b32`
+    SAndB32,
+    /// `s_and_b64`
+    SAndB64,
+    /// `s_and_saveexec_b64`
+    SAndSaveexecB64,
+    /// `s_andn1_saveexec_b64`
+    SAndn1SaveexecB64,
+    /// `s_andn1_wrexec_b64`
+    SAndn1WrexecB64,
+    /// `s_andn2_b32`
+    SAndn2B32,
+    /// `s_andn2_b64`
+    SAndn2B64,
+    /// `s_andn2_saveexec_b64`
+    SAndn2SaveexecB64,
+    /// `s_andn2_wrexec_b64`
+    SAndn2WrexecB64,
+    /// `s_ashr_i32`
+    SAshrI32,
+    /// `s_ashr_i64`
+    SAshrI64,
+    /// `s_atc_probe`
+    SAtcProbe,
+    /// `s_atc_probe_buffer`
+    SAtcProbeBuffer,
+    /// `s_atomic_add`
+    SAtomicAdd,
+    /// `s_atomic_add_x2`
+    SAtomicAddX2,
+    /// `s_atomic_and`
+    SAtomicAnd,
+    /// `s_atomic_and_x2`
+    SAtomicAndX2,
+    /// `s_atomic_cmpswap`
+    SAtomicCmpswap,
+    /// `s_atomic_cmpswap_x2`
+    SAtomicCmpswapX2,
+    /// `s_atomic_dec`
+    SAtomicDec,
+    /// `s_atomic_dec_x2`
+    SAtomicDecX2,
+    /// `s_atomic_inc`
+    SAtomicInc,
+    /// `s_atomic_inc_x2`
+    SAtomicIncX2,
+    /// `s_atomic_or`
+    SAtomicOr,
+    /// `s_atomic_or_x2`
+    SAtomicOrX2,
+    /// `s_atomic_smax`
+    SAtomicSmax,
+    /// `s_atomic_smax_x2`
+    SAtomicSmaxX2,
+    /// `s_atomic_smin`
+    SAtomicSmin,
+    /// `s_atomic_smin_x2`
+    SAtomicSminX2,
+    /// `s_atomic_sub`
+    SAtomicSub,
+    /// `s_atomic_sub_x2`
+    SAtomicSubX2,
+    /// `s_atomic_swap`
+    SAtomicSwap,
+    /// `s_atomic_swap_x2`
+    SAtomicSwapX2,
+    /// `s_atomic_umax`
+    SAtomicUmax,
+    /// `s_atomic_umax_x2`
+    SAtomicUmaxX2,
+    /// `s_atomic_umin`
+    SAtomicUmin,
+    /// `s_atomic_umin_x2`
+    SAtomicUminX2,
+    /// `s_atomic_xor`
+    SAtomicXor,
+    /// `s_atomic_xor_x2`
+    SAtomicXorX2,
+    /// `s_barrier`
+    SBarrier,
+    /// `s_bcnt0_i32_b32`
+    SBcnt0I32B32,
+    /// `s_bcnt0_i32_b64`
+    SBcnt0I32B64,
+    /// `s_bcnt1_i32_b32`
+    SBcnt1I32B32,
+    /// `s_bcnt1_i32_b64`
+    SBcnt1I32B64,
+    /// `s_bfe_i32`
+    SBfeI32,
+    /// `s_bfe_i64`
+    SBfeI64,
+    /// `s_bfe_u32`
+    SBfeU32,
+    /// `s_bfe_u64`
+    SBfeU64,
+    /// `s_bfm_b32`
+    SBfmB32,
+    /// `s_bfm_b64`
+    SBfmB64,
+    /// `s_bitcmp0_b32`
+    SBitcmp0B32,
+    /// `s_bitcmp0_b64`
+    SBitcmp0B64,
+    /// `s_bitcmp1_b32`
+    SBitcmp1B32,
+    /// `s_bitcmp1_b64`
+    SBitcmp1B64,
+    /// `s_bitreplicate_b64_b32`
+    SBitreplicateB64B32,
+    /// `s_bitset0_b32`
+    SBitset0B32,
+    /// `s_bitset0_b64`
+    SBitset0B64,
+    /// `s_bitset1_b32`
+    SBitset1B32,
+    /// `s_bitset1_b64`
+    SBitset1B64,
+    /// `s_branch`
+    SBranch,
+    /// `s_brev_b32`
+    SBrevB32,
+    /// `s_brev_b64`
+    SBrevB64,
+    /// `s_buffer_atomic_add`
+    SBufferAtomicAdd,
+    /// `s_buffer_atomic_add_x2`
+    SBufferAtomicAddX2,
+    /// `s_buffer_atomic_and`
+    SBufferAtomicAnd,
+    /// `s_buffer_atomic_and_x2`
+    SBufferAtomicAndX2,
+    /// `s_buffer_atomic_cmpswap`
+    SBufferAtomicCmpswap,
+    /// `s_buffer_atomic_cmpswap_x2`
+    SBufferAtomicCmpswapX2,
+    /// `s_buffer_atomic_dec`
+    SBufferAtomicDec,
+    /// `s_buffer_atomic_dec_x2`
+    SBufferAtomicDecX2,
+    /// `s_buffer_atomic_inc`
+    SBufferAtomicInc,
+    /// `s_buffer_atomic_inc_x2`
+    SBufferAtomicIncX2,
+    /// `s_buffer_atomic_or`
+    SBufferAtomicOr,
+    /// `s_buffer_atomic_or_x2`
+    SBufferAtomicOrX2,
+    /// `s_buffer_atomic_smax`
+    SBufferAtomicSmax,
+    /// `s_buffer_atomic_smax_x2`
+    SBufferAtomicSmaxX2,
+    /// `s_buffer_atomic_smin`
+    SBufferAtomicSmin,
+    /// `s_buffer_atomic_smin_x2`
+    SBufferAtomicSminX2,
+    /// `s_buffer_atomic_sub`
+    SBufferAtomicSub,
+    /// `s_buffer_atomic_sub_x2`
+    SBufferAtomicSubX2,
+    /// `s_buffer_atomic_swap`
+    SBufferAtomicSwap,
+    /// `s_buffer_atomic_swap_x2`
+    SBufferAtomicSwapX2,
+    /// `s_buffer_atomic_umax`
+    SBufferAtomicUmax,
+    /// `s_buffer_atomic_umax_x2`
+    SBufferAtomicUmaxX2,
+    /// `s_buffer_atomic_umin`
+    SBufferAtomicUmin,
+    /// `s_buffer_atomic_umin_x2`
+    SBufferAtomicUminX2,
+    /// `s_buffer_atomic_xor`
+    SBufferAtomicXor,
+    /// `s_buffer_atomic_xor_x2`
+    SBufferAtomicXorX2,
+    /// `s_buffer_load_dword`
+    SBufferLoadDword,
+    /// `s_buffer_load_dwordx16`
+    SBufferLoadDwordx16,
+    /// `s_buffer_load_dwordx2`
+    SBufferLoadDwordx2,
+    /// `s_buffer_load_dwordx4`
+    SBufferLoadDwordx4,
+    /// `s_buffer_load_dwordx8`
+    SBufferLoadDwordx8,
+    /// `s_buffer_store_dword`
+    SBufferStoreDword,
+    /// `s_buffer_store_dwordx2`
+    SBufferStoreDwordx2,
+    /// `s_buffer_store_dwordx4`
+    SBufferStoreDwordx4,
+    /// `s_call_b64`
+    SCallB64,
+    /// `s_cbranch_cdbgsys`
+    SCbranchCdbgsys,
+    /// `s_cbranch_cdbgsys_and_user`
+    SCbranchCdbgsysAndUser,
+    /// `s_cbranch_cdbgsys_or_user`
+    SCbranchCdbgsysOrUser,
+    /// `s_cbranch_cdbguser`
+    SCbranchCdbguser,
+    /// `s_cbranch_execnz`
+    SCbranchExecnz,
+    /// `s_cbranch_execz`
+    SCbranchExecz,
+    /// `s_cbranch_g_fork`
+    SCbranchGFork,
+    /// `s_cbranch_i_fork`
+    SCbranchIFork,
+    /// `s_cbranch_join`
+    SCbranchJoin,
+    /// `s_cbranch_scc0`
+    SCbranchScc0,
+    /// `s_cbranch_scc1`
+    SCbranchScc1,
+    /// `s_cbranch_vccnz`
+    SCbranchVccnz,
+    /// `s_cbranch_vccz`
+    SCbranchVccz,
+    /// `s_cmov_b32`
+    SCmovB32,
+    /// `s_cmov_b64`
+    SCmovB64,
+    /// `s_cmovk_i32`
+    SCmovkI32,
+    /// `s_cmp_eq_i32`
+    SCmpEqI32,
+    /// `s_cmp_eq_u32`
+    SCmpEqU32,
+    /// `s_cmp_eq_u64`
+    SCmpEqU64,
+    /// `s_cmp_ge_i32`
+    SCmpGeI32,
+    /// `s_cmp_ge_u32`
+    SCmpGeU32,
+    /// `s_cmp_gt_i32`
+    SCmpGtI32,
+    /// `s_cmp_gt_u32`
+    SCmpGtU32,
+    /// `s_cmp_le_i32`
+    SCmpLeI32,
+    /// `s_cmp_le_u32`
+    SCmpLeU32,
+    /// `s_cmp_lg_i32`
+    SCmpLgI32,
+    /// `s_cmp_lg_u32`
+    SCmpLgU32,
+    /// `s_cmp_lg_u64`
+    SCmpLgU64,
+    /// `s_cmp_lt_i32`
+    SCmpLtI32,
+    /// `s_cmp_lt_u32`
+    SCmpLtU32,
+    /// `s_cmpk_eq_i32`
+    SCmpkEqI32,
+    /// `s_cmpk_eq_u32`
+    SCmpkEqU32,
+    /// `s_cmpk_ge_i32`
+    SCmpkGeI32,
+    /// `s_cmpk_ge_u32`
+    SCmpkGeU32,
+    /// `s_cmpk_gt_i32`
+    SCmpkGtI32,
+    /// `s_cmpk_gt_u32`
+    SCmpkGtU32,
+    /// `s_cmpk_le_i32`
+    SCmpkLeI32,
+    /// `s_cmpk_le_u32`
+    SCmpkLeU32,
+    /// `s_cmpk_lg_i32`
+    SCmpkLgI32,
+    /// `s_cmpk_lg_u32`
+    SCmpkLgU32,
+    /// `s_cmpk_lt_i32`
+    SCmpkLtI32,
+    /// `s_cmpk_lt_u32`
+    SCmpkLtU32,
+    /// `s_cselect_b32`
+    SCselectB32,
+    /// `s_cselect_b64`
+    SCselectB64,
+    /// `s_dcache_discard`
+    SDcacheDiscard,
+    /// `s_dcache_discard_x2`
+    SDcacheDiscardX2,
+    /// `s_dcache_inv`
+    SDcacheInv,
+    /// `s_dcache_inv_vol`
+    SDcacheInvVol,
+    /// `s_dcache_wb`
+    SDcacheWb,
+    /// `s_dcache_wb_vol`
+    SDcacheWbVol,
+    /// `s_decperflevel`
+    SDecperflevel,
+    /// `s_endpgm`
+    SEndpgm,
+    /// `s_endpgm_ordered_ps_done`
+    SEndpgmOrderedPsDone,
+    /// `s_endpgm_saved`
+    SEndpgmSaved,
+    /// `s_ff0_i32_b32`
+    SFf0I32B32,
+    /// `s_ff0_i32_b64`
+    SFf0I32B64,
+    /// `s_ff1_i32_b32`
+    SFf1I32B32,
+    /// `s_ff1_i32_b64`
+    SFf1I32B64,
+    /// `s_flbit_i32`
+    SFlbitI32,
+    /// `s_flbit_i32_b32`
+    SFlbitI32B32,
+    /// `s_flbit_i32_b64`
+    SFlbitI32B64,
+    /// `s_flbit_i32_i64`
+    SFlbitI32I64,
+    /// `s_getpc_b64`
+    SGetpcB64,
+    /// `s_getreg_b32`
+    SGetregB32,
+    /// `s_icache_inv`
+    SIcacheInv,
+    /// `s_incperflevel`
+    SIncperflevel,
+    /// `s_load_dword`
+    SLoadDword,
+    /// `s_load_dwordx16`
+    SLoadDwordx16,
+    /// `s_load_dwordx2`
+    SLoadDwordx2,
+    /// `s_load_dwordx4`
+    SLoadDwordx4,
+    /// `s_load_dwordx8`
+    SLoadDwordx8,
+    /// `s_lshl1_add_u32`
+    SLshl1AddU32,
+    /// `s_lshl2_add_u32`
+    SLshl2AddU32,
+    /// `s_lshl3_add_u32`
+    SLshl3AddU32,
+    /// `s_lshl4_add_u32`
+    SLshl4AddU32,
+    /// `s_lshl_b32`
+    SLshlB32,
+    /// `s_lshl_b64`
+    SLshlB64,
+    /// `s_lshr_b32`
+    SLshrB32,
+    /// `s_lshr_b64`
+    SLshrB64,
+    /// `s_max_i32`
+    SMaxI32,
+    /// `s_max_u32`
+    SMaxU32,
+    /// `s_memrealtime`
+    SMemrealtime,
+    /// `s_memtime`
+    SMemtime,
+    /// `s_min_i32`
+    SMinI32,
+    /// `s_min_u32`
+    SMinU32,
+    /// `s_mov_b32`
+    SMovB32,
+    /// `s_mov_b64`
+    SMovB64,
+    /// `s_movk_i32`
+    SMovkI32,
+    /// `s_movreld_b32`
+    SMovreldB32,
+    /// `s_movreld_b64`
+    SMovreldB64,
+    /// `s_movrels_b32`
+    SMovrelsB32,
+    /// `s_movrels_b64`
+    SMovrelsB64,
+    /// `s_mul_hi_i32`
+    SMulHiI32,
+    /// `s_mul_hi_u32`
+    SMulHiU32,
+    /// `s_mul_i32`
+    SMulI32,
+    /// `s_mulk_i32`
+    SMulkI32,
+    /// `s_nand_b32`
+    SNandB32,
+    /// `s_nand_b64`
+    SNandB64,
+    /// `s_nand_saveexec_b64`
+    SNandSaveexecB64,
+    /// `s_nop`
+    SNop,
+    /// `s_nor_b32`
+    SNorB32,
+    /// `s_nor_b64`
+    SNorB64,
+    /// `s_nor_saveexec_b64`
+    SNorSaveexecB64,
+    /// `s_not_b32`
+    SNotB32,
+    /// `s_not_b64`
+    SNotB64,
+    /// `s_or_b32`
+    SOrB32,
+    /// `s_or_b64`
+    SOrB64,
+    /// `s_or_saveexec_b64`
+    SOrSaveexecB64,
+    /// `s_orn1_saveexec_b64`
+    SOrn1SaveexecB64,
+    /// `s_orn2_b32`
+    SOrn2B32,
+    /// `s_orn2_b64`
+    SOrn2B64,
+    /// `s_orn2_saveexec_b64`
+    SOrn2SaveexecB64,
+    /// `s_pack_hh_b32_b16`
+    SPackHhB32B16,
+    /// `s_pack_lh_b32_b16`
+    SPackLhB32B16,
+    /// `s_pack_ll_b32_b16`
+    SPackLlB32B16,
+    /// `s_quadmask_b32`
+    SQuadmaskB32,
+    /// `s_quadmask_b64`
+    SQuadmaskB64,
+    /// `s_rfe_b64`
+    SRfeB64,
+    /// `s_rfe_restore_b64`
+    SRfeRestoreB64,
+    /// `s_scratch_load_dword`
+    SScratchLoadDword,
+    /// `s_scratch_load_dwordx2`
+    SScratchLoadDwordx2,
+    /// `s_scratch_load_dwordx4`
+    SScratchLoadDwordx4,
+    /// `s_scratch_store_dword`
+    SScratchStoreDword,
+    /// `s_scratch_store_dwordx2`
+    SScratchStoreDwordx2,
+    /// `s_scratch_store_dwordx4`
+    SScratchStoreDwordx4,
+    /// `s_sendmsg`
+    SSendmsg,
+    /// `s_sendmsghalt`
+    SSendmsghalt,
+    /// `s_set_gpr_idx_idx`
+    SSetGprIdxIdx,
+    /// `s_set_gpr_idx_mode`
+    SSetGprIdxMode,
+    /// `s_set_gpr_idx_off`
+    SSetGprIdxOff,
+    /// `s_set_gpr_idx_on`
+    SSetGprIdxOn,
+    /// `s_sethalt`
+    SSethalt,
+    /// `s_setkill`
+    SSetkill,
+    /// `s_setpc_b64`
+    SSetpcB64,
+    /// `s_setprio`
+    SSetprio,
+    /// `s_setreg_b32`
+    SSetregB32,
+    /// `s_setreg_imm32_b32`
+    SSetregImm32B32,
+    /// `s_setvskip`
+    SSetvskip,
+    /// `s_sext_i32_i16`
+    SSextI32I16,
+    /// `s_sext_i32_i8`
+    SSextI32I8,
+    /// `s_sleep`
+    SSleep,
+    /// `s_store_dword`
+    SStoreDword,
+    /// `s_store_dwordx2`
+    SStoreDwordx2,
+    /// `s_store_dwordx4`
+    SStoreDwordx4,
+    /// `s_sub_i32`
+    SSubI32,
+    /// `s_sub_u32`
+    SSubU32,
+    /// `s_subb_u32`
+    SSubbU32,
+    /// `s_swappc_b64`
+    SSwappcB64,
+    /// `s_trap`
+    STrap,
+    /// `s_ttracedata`
+    STtracedata,
+    /// `s_waitcnt`
+    SWaitcnt,
+    /// `s_wakeup`
+    SWakeup,
+    /// `s_wqm_b32`
+    SWqmB32,
+    /// `s_wqm_b64`
+    SWqmB64,
+    /// `s_xnor_b32`
+    SXnorB32,
+    /// `s_xnor_b64`
+    SXnorB64,
+    /// `s_xnor_saveexec_b64`
+    SXnorSaveexecB64,
+    /// `s_xor_b32`
+    SXorB32,
+    /// `s_xor_b64`
+    SXorB64,
+    /// `s_xor_saveexec_b64`
+    SXorSaveexecB64,
+    /// `scratch_load_dword`
+    ScratchLoadDword,
+    /// `scratch_load_dwordx2`
+    ScratchLoadDwordx2,
+    /// `scratch_load_dwordx3`
+    ScratchLoadDwordx3,
+    /// `scratch_load_dwordx4`
+    ScratchLoadDwordx4,
+    /// `scratch_load_lds_dword`
+    ScratchLoadLdsDword,
+    /// `scratch_load_lds_sbyte`
+    ScratchLoadLdsSbyte,
+    /// `scratch_load_lds_sshort`
+    ScratchLoadLdsSshort,
+    /// `scratch_load_lds_ubyte`
+    ScratchLoadLdsUbyte,
+    /// `scratch_load_lds_ushort`
+    ScratchLoadLdsUshort,
+    /// `scratch_load_sbyte`
+    ScratchLoadSbyte,
+    /// `scratch_load_sbyte_d16`
+    ScratchLoadSbyteD16,
+    /// `scratch_load_sbyte_d16_hi`
+    ScratchLoadSbyteD16Hi,
+    /// `scratch_load_short_d16`
+    ScratchLoadShortD16,
+    /// `scratch_load_short_d16_hi`
+    ScratchLoadShortD16Hi,
+    /// `scratch_load_sshort`
+    ScratchLoadSshort,
+    /// `scratch_load_ubyte`
+    ScratchLoadUbyte,
+    /// `scratch_load_ubyte_d16`
+    ScratchLoadUbyteD16,
+    /// `scratch_load_ubyte_d16_hi`
+    ScratchLoadUbyteD16Hi,
+    /// `scratch_load_ushort`
+    ScratchLoadUshort,
+    /// `scratch_store_byte`
+    ScratchStoreByte,
+    /// `scratch_store_byte_d16_hi`
+    ScratchStoreByteD16Hi,
+    /// `scratch_store_dword`
+    ScratchStoreDword,
+    /// `scratch_store_dwordx2`
+    ScratchStoreDwordx2,
+    /// `scratch_store_dwordx3`
+    ScratchStoreDwordx3,
+    /// `scratch_store_dwordx4`
+    ScratchStoreDwordx4,
+    /// `scratch_store_short`
+    ScratchStoreShort,
+    /// `scratch_store_short_d16_hi`
+    ScratchStoreShortD16Hi,
+    /// `tbuffer_load_format_d16_x`
+    TbufferLoadFormatD16X,
+    /// `tbuffer_load_format_d16_xy`
+    TbufferLoadFormatD16Xy,
+    /// `tbuffer_load_format_d16_xyz`
+    TbufferLoadFormatD16Xyz,
+    /// `tbuffer_load_format_d16_xyzw`
+    TbufferLoadFormatD16Xyzw,
+    /// `tbuffer_load_format_x`
+    TbufferLoadFormatX,
+    /// `tbuffer_load_format_xy`
+    TbufferLoadFormatXy,
+    /// `tbuffer_load_format_xyz`
+    TbufferLoadFormatXyz,
+    /// `tbuffer_load_format_xyzw`
+    TbufferLoadFormatXyzw,
+    /// `tbuffer_store_format_d16_x`
+    TbufferStoreFormatD16X,
+    /// `tbuffer_store_format_d16_xy`
+    TbufferStoreFormatD16Xy,
+    /// `tbuffer_store_format_d16_xyz`
+    TbufferStoreFormatD16Xyz,
+    /// `tbuffer_store_format_d16_xyzw`
+    TbufferStoreFormatD16Xyzw,
+    /// `tbuffer_store_format_x`
+    TbufferStoreFormatX,
+    /// `tbuffer_store_format_xy`
+    TbufferStoreFormatXy,
+    /// `tbuffer_store_format_xyz`
+    TbufferStoreFormatXyz,
+    /// `tbuffer_store_format_xyzw`
+    TbufferStoreFormatXyzw,
+    /// `v_accvgpr_mov_b32`
+    VAccvgprMovB32,
+    /// `v_accvgpr_read_b32`
+    VAccvgprReadB32,
+    /// `v_accvgpr_write_b32`
+    VAccvgprWriteB32,
+    /// `v_add3_u32`
+    VAdd3U32,
+    /// `v_add_co_u32`
+    VAddCoU32,
+    /// `v_add_f16`
+    VAddF16,
+    /// `v_add_f32`
+    VAddF32,
+    /// `v_add_f64`
+    VAddF64,
+    /// `v_add_i16`
+    VAddI16,
+    /// `v_add_i32`
+    VAddI32,
+    /// `v_add_lshl_u32`
+    VAddLshlU32,
+    /// `v_add_u16`
+    VAddU16,
+    /// `v_add_u32`
+    VAddU32,
+    /// `v_addc_co_u32`
+    VAddcCoU32,
+    /// `v_addc_u32`
+    VAddcU32,
+    /// `v_alignbit_b32`
+    VAlignbitB32,
+    /// `v_alignbyte_b32`
+    VAlignbyteB32,
+    /// `v_and_b32`
+    VAndB32,
+    /// `v_and_or_b32`
+    VAndOrB32,
+    /// `v_ashr_i32`
+    VAshrI32,
+    /// `v_ashr_i64`
+    VAshrI64,
+    /// `v_ashrrev_i16`
+    VAshrrevI16,
+    /// `v_ashrrev_i32`
+    VAshrrevI32,
+    /// `v_ashrrev_i64`
+    VAshrrevI64,
+    /// `v_bcnt_u32_b32`
+    VBcntU32B32,
+    /// `v_bfe_i32`
+    VBfeI32,
+    /// `v_bfe_u32`
+    VBfeU32,
+    /// `v_bfi_b32`
+    VBfiB32,
+    /// `v_bfm_b32`
+    VBfmB32,
+    /// `v_bfrev_b32`
+    VBfrevB32,
+    /// `v_ceil_f16`
+    VCeilF16,
+    /// `v_ceil_f32`
+    VCeilF32,
+    /// `v_ceil_f64`
+    VCeilF64,
+    /// `v_clrexcp`
+    VClrexcp,
+    /// `v_cmp_class_f16`
+    VCmpClassF16,
+    /// `v_cmp_class_f32`
+    VCmpClassF32,
+    /// `v_cmp_class_f64`
+    VCmpClassF64,
+    /// `v_cmp_eq_f16`
+    VCmpEqF16,
+    /// `v_cmp_eq_f32`
+    VCmpEqF32,
+    /// `v_cmp_eq_f64`
+    VCmpEqF64,
+    /// `v_cmp_eq_i16`
+    VCmpEqI16,
+    /// `v_cmp_eq_i32`
+    VCmpEqI32,
+    /// `v_cmp_eq_i64`
+    VCmpEqI64,
+    /// `v_cmp_eq_u16`
+    VCmpEqU16,
+    /// `v_cmp_eq_u32`
+    VCmpEqU32,
+    /// `v_cmp_eq_u64`
+    VCmpEqU64,
+    /// `v_cmp_f_f16`
+    VCmpFF16,
+    /// `v_cmp_f_f32`
+    VCmpFF32,
+    /// `v_cmp_f_f64`
+    VCmpFF64,
+    /// `v_cmp_f_i16`
+    VCmpFI16,
+    /// `v_cmp_f_i32`
+    VCmpFI32,
+    /// `v_cmp_f_i64`
+    VCmpFI64,
+    /// `v_cmp_f_u16`
+    VCmpFU16,
+    /// `v_cmp_f_u32`
+    VCmpFU32,
+    /// `v_cmp_f_u64`
+    VCmpFU64,
+    /// `v_cmp_ge_f16`
+    VCmpGeF16,
+    /// `v_cmp_ge_f32`
+    VCmpGeF32,
+    /// `v_cmp_ge_f64`
+    VCmpGeF64,
+    /// `v_cmp_ge_i16`
+    VCmpGeI16,
+    /// `v_cmp_ge_i32`
+    VCmpGeI32,
+    /// `v_cmp_ge_i64`
+    VCmpGeI64,
+    /// `v_cmp_ge_u16`
+    VCmpGeU16,
+    /// `v_cmp_ge_u32`
+    VCmpGeU32,
+    /// `v_cmp_ge_u64`
+    VCmpGeU64,
+    /// `v_cmp_gt_f16`
+    VCmpGtF16,
+    /// `v_cmp_gt_f32`
+    VCmpGtF32,
+    /// `v_cmp_gt_f64`
+    VCmpGtF64,
+    /// `v_cmp_gt_i16`
+    VCmpGtI16,
+    /// `v_cmp_gt_i32`
+    VCmpGtI32,
+    /// `v_cmp_gt_i64`
+    VCmpGtI64,
+    /// `v_cmp_gt_u16`
+    VCmpGtU16,
+    /// `v_cmp_gt_u32`
+    VCmpGtU32,
+    /// `v_cmp_gt_u64`
+    VCmpGtU64,
+    /// `v_cmp_le_f16`
+    VCmpLeF16,
+    /// `v_cmp_le_f32`
+    VCmpLeF32,
+    /// `v_cmp_le_f64`
+    VCmpLeF64,
+    /// `v_cmp_le_i16`
+    VCmpLeI16,
+    /// `v_cmp_le_i32`
+    VCmpLeI32,
+    /// `v_cmp_le_i64`
+    VCmpLeI64,
+    /// `v_cmp_le_u16`
+    VCmpLeU16,
+    /// `v_cmp_le_u32`
+    VCmpLeU32,
+    /// `v_cmp_le_u64`
+    VCmpLeU64,
+    /// `v_cmp_lg_f16`
+    VCmpLgF16,
+    /// `v_cmp_lg_f32`
+    VCmpLgF32,
+    /// `v_cmp_lg_f64`
+    VCmpLgF64,
+    /// `v_cmp_lt_f16`
+    VCmpLtF16,
+    /// `v_cmp_lt_f32`
+    VCmpLtF32,
+    /// `v_cmp_lt_f64`
+    VCmpLtF64,
+    /// `v_cmp_lt_i16`
+    VCmpLtI16,
+    /// `v_cmp_lt_i32`
+    VCmpLtI32,
+    /// `v_cmp_lt_i64`
+    VCmpLtI64,
+    /// `v_cmp_lt_u16`
+    VCmpLtU16,
+    /// `v_cmp_lt_u32`
+    VCmpLtU32,
+    /// `v_cmp_lt_u64`
+    VCmpLtU64,
+    /// `v_cmp_ne_i16`
+    VCmpNeI16,
+    /// `v_cmp_ne_i32`
+    VCmpNeI32,
+    /// `v_cmp_ne_i64`
+    VCmpNeI64,
+    /// `v_cmp_ne_u16`
+    VCmpNeU16,
+    /// `v_cmp_ne_u32`
+    VCmpNeU32,
+    /// `v_cmp_ne_u64`
+    VCmpNeU64,
+    /// `v_cmp_neq_f16`
+    VCmpNeqF16,
+    /// `v_cmp_neq_f32`
+    VCmpNeqF32,
+    /// `v_cmp_neq_f64`
+    VCmpNeqF64,
+    /// `v_cmp_nge_f16`
+    VCmpNgeF16,
+    /// `v_cmp_nge_f32`
+    VCmpNgeF32,
+    /// `v_cmp_nge_f64`
+    VCmpNgeF64,
+    /// `v_cmp_ngt_f16`
+    VCmpNgtF16,
+    /// `v_cmp_ngt_f32`
+    VCmpNgtF32,
+    /// `v_cmp_ngt_f64`
+    VCmpNgtF64,
+    /// `v_cmp_nle_f16`
+    VCmpNleF16,
+    /// `v_cmp_nle_f32`
+    VCmpNleF32,
+    /// `v_cmp_nle_f64`
+    VCmpNleF64,
+    /// `v_cmp_nlg_f16`
+    VCmpNlgF16,
+    /// `v_cmp_nlg_f32`
+    VCmpNlgF32,
+    /// `v_cmp_nlg_f64`
+    VCmpNlgF64,
+    /// `v_cmp_nlt_f16`
+    VCmpNltF16,
+    /// `v_cmp_nlt_f32`
+    VCmpNltF32,
+    /// `v_cmp_nlt_f64`
+    VCmpNltF64,
+    /// `v_cmp_o_f16`
+    VCmpOF16,
+    /// `v_cmp_o_f32`
+    VCmpOF32,
+    /// `v_cmp_o_f64`
+    VCmpOF64,
+    /// `v_cmp_t_i16`
+    VCmpTI16,
+    /// `v_cmp_t_i32`
+    VCmpTI32,
+    /// `v_cmp_t_i64`
+    VCmpTI64,
+    /// `v_cmp_t_u16`
+    VCmpTU16,
+    /// `v_cmp_t_u32`
+    VCmpTU32,
+    /// `v_cmp_t_u64`
+    VCmpTU64,
+    /// `v_cmp_tru_f16`
+    VCmpTruF16,
+    /// `v_cmp_tru_f32`
+    VCmpTruF32,
+    /// `v_cmp_tru_f64`
+    VCmpTruF64,
+    /// `v_cmp_u_f16`
+    VCmpUF16,
+    /// `v_cmp_u_f32`
+    VCmpUF32,
+    /// `v_cmp_u_f64`
+    VCmpUF64,
+    /// `v_cmps_eq_f32`
+    VCmpsEqF32,
+    /// `v_cmps_eq_f64`
+    VCmpsEqF64,
+    /// `v_cmps_f_f32`
+    VCmpsFF32,
+    /// `v_cmps_f_f64`
+    VCmpsFF64,
+    /// `v_cmps_ge_f32`
+    VCmpsGeF32,
+    /// `v_cmps_ge_f64`
+    VCmpsGeF64,
+    /// `v_cmps_gt_f32`
+    VCmpsGtF32,
+    /// `v_cmps_gt_f64`
+    VCmpsGtF64,
+    /// `v_cmps_le_f32`
+    VCmpsLeF32,
+    /// `v_cmps_le_f64`
+    VCmpsLeF64,
+    /// `v_cmps_lg_f32`
+    VCmpsLgF32,
+    /// `v_cmps_lg_f64`
+    VCmpsLgF64,
+    /// `v_cmps_lt_f32`
+    VCmpsLtF32,
+    /// `v_cmps_lt_f64`
+    VCmpsLtF64,
+    /// `v_cmps_neq_f32`
+    VCmpsNeqF32,
+    /// `v_cmps_neq_f64`
+    VCmpsNeqF64,
+    /// `v_cmps_nge_f32`
+    VCmpsNgeF32,
+    /// `v_cmps_nge_f64`
+    VCmpsNgeF64,
+    /// `v_cmps_ngt_f32`
+    VCmpsNgtF32,
+    /// `v_cmps_ngt_f64`
+    VCmpsNgtF64,
+    /// `v_cmps_nle_f32`
+    VCmpsNleF32,
+    /// `v_cmps_nle_f64`
+    VCmpsNleF64,
+    /// `v_cmps_nlg_f32`
+    VCmpsNlgF32,
+    /// `v_cmps_nlg_f64`
+    VCmpsNlgF64,
+    /// `v_cmps_nlt_f32`
+    VCmpsNltF32,
+    /// `v_cmps_nlt_f64`
+    VCmpsNltF64,
+    /// `v_cmps_o_f32`
+    VCmpsOF32,
+    /// `v_cmps_o_f64`
+    VCmpsOF64,
+    /// `v_cmps_tru_f32`
+    VCmpsTruF32,
+    /// `v_cmps_tru_f64`
+    VCmpsTruF64,
+    /// `v_cmps_u_f32`
+    VCmpsUF32,
+    /// `v_cmps_u_f64`
+    VCmpsUF64,
+    /// `v_cmpsx_eq_f32`
+    VCmpsxEqF32,
+    /// `v_cmpsx_eq_f64`
+    VCmpsxEqF64,
+    /// `v_cmpsx_f_f32`
+    VCmpsxFF32,
+    /// `v_cmpsx_f_f64`
+    VCmpsxFF64,
+    /// `v_cmpsx_ge_f32`
+    VCmpsxGeF32,
+    /// `v_cmpsx_ge_f64`
+    VCmpsxGeF64,
+    /// `v_cmpsx_gt_f32`
+    VCmpsxGtF32,
+    /// `v_cmpsx_gt_f64`
+    VCmpsxGtF64,
+    /// `v_cmpsx_le_f32`
+    VCmpsxLeF32,
+    /// `v_cmpsx_le_f64`
+    VCmpsxLeF64,
+    /// `v_cmpsx_lg_f32`
+    VCmpsxLgF32,
+    /// `v_cmpsx_lg_f64`
+    VCmpsxLgF64,
+    /// `v_cmpsx_lt_f32`
+    VCmpsxLtF32,
+    /// `v_cmpsx_lt_f64`
+    VCmpsxLtF64,
+    /// `v_cmpsx_neq_f32`
+    VCmpsxNeqF32,
+    /// `v_cmpsx_neq_f64`
+    VCmpsxNeqF64,
+    /// `v_cmpsx_nge_f32`
+    VCmpsxNgeF32,
+    /// `v_cmpsx_nge_f64`
+    VCmpsxNgeF64,
+    /// `v_cmpsx_ngt_f32`
+    VCmpsxNgtF32,
+    /// `v_cmpsx_ngt_f64`
+    VCmpsxNgtF64,
+    /// `v_cmpsx_nle_f32`
+    VCmpsxNleF32,
+    /// `v_cmpsx_nle_f64`
+    VCmpsxNleF64,
+    /// `v_cmpsx_nlg_f32`
+    VCmpsxNlgF32,
+    /// `v_cmpsx_nlg_f64`
+    VCmpsxNlgF64,
+    /// `v_cmpsx_nlt_f32`
+    VCmpsxNltF32,
+    /// `v_cmpsx_nlt_f64`
+    VCmpsxNltF64,
+    /// `v_cmpsx_o_f32`
+    VCmpsxOF32,
+    /// `v_cmpsx_o_f64`
+    VCmpsxOF64,
+    /// `v_cmpsx_tru_f32`
+    VCmpsxTruF32,
+    /// `v_cmpsx_tru_f64`
+    VCmpsxTruF64,
+    /// `v_cmpsx_u_f32`
+    VCmpsxUF32,
+    /// `v_cmpsx_u_f64`
+    VCmpsxUF64,
+    /// `v_cmpx_class_f16`
+    VCmpxClassF16,
+    /// `v_cmpx_class_f32`
+    VCmpxClassF32,
+    /// `v_cmpx_class_f64`
+    VCmpxClassF64,
+    /// `v_cmpx_eq_f16`
+    VCmpxEqF16,
+    /// `v_cmpx_eq_f32`
+    VCmpxEqF32,
+    /// `v_cmpx_eq_f64`
+    VCmpxEqF64,
+    /// `v_cmpx_eq_i16`
+    VCmpxEqI16,
+    /// `v_cmpx_eq_i32`
+    VCmpxEqI32,
+    /// `v_cmpx_eq_i64`
+    VCmpxEqI64,
+    /// `v_cmpx_eq_u16`
+    VCmpxEqU16,
+    /// `v_cmpx_eq_u32`
+    VCmpxEqU32,
+    /// `v_cmpx_eq_u64`
+    VCmpxEqU64,
+    /// `v_cmpx_f_f16`
+    VCmpxFF16,
+    /// `v_cmpx_f_f32`
+    VCmpxFF32,
+    /// `v_cmpx_f_f64`
+    VCmpxFF64,
+    /// `v_cmpx_f_i16`
+    VCmpxFI16,
+    /// `v_cmpx_f_i32`
+    VCmpxFI32,
+    /// `v_cmpx_f_i64`
+    VCmpxFI64,
+    /// `v_cmpx_f_u16`
+    VCmpxFU16,
+    /// `v_cmpx_f_u32`
+    VCmpxFU32,
+    /// `v_cmpx_f_u64`
+    VCmpxFU64,
+    /// `v_cmpx_ge_f16`
+    VCmpxGeF16,
+    /// `v_cmpx_ge_f32`
+    VCmpxGeF32,
+    /// `v_cmpx_ge_f64`
+    VCmpxGeF64,
+    /// `v_cmpx_ge_i16`
+    VCmpxGeI16,
+    /// `v_cmpx_ge_i32`
+    VCmpxGeI32,
+    /// `v_cmpx_ge_i64`
+    VCmpxGeI64,
+    /// `v_cmpx_ge_u16`
+    VCmpxGeU16,
+    /// `v_cmpx_ge_u32`
+    VCmpxGeU32,
+    /// `v_cmpx_ge_u64`
+    VCmpxGeU64,
+    /// `v_cmpx_gt_f16`
+    VCmpxGtF16,
+    /// `v_cmpx_gt_f32`
+    VCmpxGtF32,
+    /// `v_cmpx_gt_f64`
+    VCmpxGtF64,
+    /// `v_cmpx_gt_i16`
+    VCmpxGtI16,
+    /// `v_cmpx_gt_i32`
+    VCmpxGtI32,
+    /// `v_cmpx_gt_i64`
+    VCmpxGtI64,
+    /// `v_cmpx_gt_u16`
+    VCmpxGtU16,
+    /// `v_cmpx_gt_u32`
+    VCmpxGtU32,
+    /// `v_cmpx_gt_u64`
+    VCmpxGtU64,
+    /// `v_cmpx_le_f16`
+    VCmpxLeF16,
+    /// `v_cmpx_le_f32`
+    VCmpxLeF32,
+    /// `v_cmpx_le_f64`
+    VCmpxLeF64,
+    /// `v_cmpx_le_i16`
+    VCmpxLeI16,
+    /// `v_cmpx_le_i32`
+    VCmpxLeI32,
+    /// `v_cmpx_le_i64`
+    VCmpxLeI64,
+    /// `v_cmpx_le_u16`
+    VCmpxLeU16,
+    /// `v_cmpx_le_u32`
+    VCmpxLeU32,
+    /// `v_cmpx_le_u64`
+    VCmpxLeU64,
+    /// `v_cmpx_lg_f16`
+    VCmpxLgF16,
+    /// `v_cmpx_lg_f32`
+    VCmpxLgF32,
+    /// `v_cmpx_lg_f64`
+    VCmpxLgF64,
+    /// `v_cmpx_lt_f16`
+    VCmpxLtF16,
+    /// `v_cmpx_lt_f32`
+    VCmpxLtF32,
+    /// `v_cmpx_lt_f64`
+    VCmpxLtF64,
+    /// `v_cmpx_lt_i16`
+    VCmpxLtI16,
+    /// `v_cmpx_lt_i32`
+    VCmpxLtI32,
+    /// `v_cmpx_lt_i64`
+    VCmpxLtI64,
+    /// `v_cmpx_lt_u16`
+    VCmpxLtU16,
+    /// `v_cmpx_lt_u32`
+    VCmpxLtU32,
+    /// `v_cmpx_lt_u64`
+    VCmpxLtU64,
+    /// `v_cmpx_ne_i16`
+    VCmpxNeI16,
+    /// `v_cmpx_ne_i32`
+    VCmpxNeI32,
+    /// `v_cmpx_ne_i64`
+    VCmpxNeI64,
+    /// `v_cmpx_ne_u16`
+    VCmpxNeU16,
+    /// `v_cmpx_ne_u32`
+    VCmpxNeU32,
+    /// `v_cmpx_ne_u64`
+    VCmpxNeU64,
+    /// `v_cmpx_neq_f16`
+    VCmpxNeqF16,
+    /// `v_cmpx_neq_f32`
+    VCmpxNeqF32,
+    /// `v_cmpx_neq_f64`
+    VCmpxNeqF64,
+    /// `v_cmpx_nge_f16`
+    VCmpxNgeF16,
+    /// `v_cmpx_nge_f32`
+    VCmpxNgeF32,
+    /// `v_cmpx_nge_f64`
+    VCmpxNgeF64,
+    /// `v_cmpx_ngt_f16`
+    VCmpxNgtF16,
+    /// `v_cmpx_ngt_f32`
+    VCmpxNgtF32,
+    /// `v_cmpx_ngt_f64`
+    VCmpxNgtF64,
+    /// `v_cmpx_nle_f16`
+    VCmpxNleF16,
+    /// `v_cmpx_nle_f32`
+    VCmpxNleF32,
+    /// `v_cmpx_nle_f64`
+    VCmpxNleF64,
+    /// `v_cmpx_nlg_f16`
+    VCmpxNlgF16,
+    /// `v_cmpx_nlg_f32`
+    VCmpxNlgF32,
+    /// `v_cmpx_nlg_f64`
+    VCmpxNlgF64,
+    /// `v_cmpx_nlt_f16`
+    VCmpxNltF16,
+    /// `v_cmpx_nlt_f32`
+    VCmpxNltF32,
+    /// `v_cmpx_nlt_f64`
+    VCmpxNltF64,
+    /// `v_cmpx_o_f16`
+    VCmpxOF16,
+    /// `v_cmpx_o_f32`
+    VCmpxOF32,
+    /// `v_cmpx_o_f64`
+    VCmpxOF64,
+    /// `v_cmpx_t_i16`
+    VCmpxTI16,
+    /// `v_cmpx_t_i32`
+    VCmpxTI32,
+    /// `v_cmpx_t_i64`
+    VCmpxTI64,
+    /// `v_cmpx_t_u16`
+    VCmpxTU16,
+    /// `v_cmpx_t_u32`
+    VCmpxTU32,
+    /// `v_cmpx_t_u64`
+    VCmpxTU64,
+    /// `v_cmpx_tru_f16`
+    VCmpxTruF16,
+    /// `v_cmpx_tru_f32`
+    VCmpxTruF32,
+    /// `v_cmpx_tru_f64`
+    VCmpxTruF64,
+    /// `v_cmpx_u_f16`
+    VCmpxUF16,
+    /// `v_cmpx_u_f32`
+    VCmpxUF32,
+    /// `v_cmpx_u_f64`
+    VCmpxUF64,
+    /// `v_cndmask_b32`
+    VCndmaskB32,
+    /// `v_cos_f16`
+    VCosF16,
+    /// `v_cos_f32`
+    VCosF32,
+    /// `v_cubeid_f32`
+    VCubeidF32,
+    /// `v_cubema_f32`
+    VCubemaF32,
+    /// `v_cubesc_f32`
+    VCubescF32,
+    /// `v_cubetc_f32`
+    VCubetcF32,
+    /// `v_cvt_f16_f32`
+    VCvtF16F32,
+    /// `v_cvt_f16_i16`
+    VCvtF16I16,
+    /// `v_cvt_f16_u16`
+    VCvtF16U16,
+    /// `v_cvt_f32_bf8`
+    VCvtF32Bf8,
+    /// `v_cvt_f32_f16`
+    VCvtF32F16,
+    /// `v_cvt_f32_f64`
+    VCvtF32F64,
+    /// `v_cvt_f32_fp8`
+    VCvtF32Fp8,
+    /// `v_cvt_f32_i32`
+    VCvtF32I32,
+    /// `v_cvt_f32_u32`
+    VCvtF32U32,
+    /// `v_cvt_f32_ubyte0`
+    VCvtF32Ubyte0,
+    /// `v_cvt_f32_ubyte1`
+    VCvtF32Ubyte1,
+    /// `v_cvt_f32_ubyte2`
+    VCvtF32Ubyte2,
+    /// `v_cvt_f32_ubyte3`
+    VCvtF32Ubyte3,
+    /// `v_cvt_f64_f32`
+    VCvtF64F32,
+    /// `v_cvt_f64_i32`
+    VCvtF64I32,
+    /// `v_cvt_f64_u32`
+    VCvtF64U32,
+    /// `v_cvt_flr_i32_f32`
+    VCvtFlrI32F32,
+    /// `v_cvt_i16_f16`
+    VCvtI16F16,
+    /// `v_cvt_i32_f32`
+    VCvtI32F32,
+    /// `v_cvt_i32_f64`
+    VCvtI32F64,
+    /// `v_cvt_norm_i16_f16`
+    VCvtNormI16F16,
+    /// `v_cvt_norm_u16_f16`
+    VCvtNormU16F16,
+    /// `v_cvt_off_f32_i4`
+    VCvtOffF32I4,
+    /// `v_cvt_pk_bf8_f32`
+    VCvtPkBf8F32,
+    /// `v_cvt_pk_f32_bf8`
+    VCvtPkF32Bf8,
+    /// `v_cvt_pk_f32_fp8`
+    VCvtPkF32Fp8,
+    /// `v_cvt_pk_fp8_f32`
+    VCvtPkFp8F32,
+    /// `v_cvt_pk_i16_i32`
+    VCvtPkI16I32,
+    /// `v_cvt_pk_u16_u32`
+    VCvtPkU16U32,
+    /// `v_cvt_pk_u8_f32`
+    VCvtPkU8F32,
+    /// `v_cvt_pkaccum_u8_f32`
+    VCvtPkaccumU8F32,
+    /// `v_cvt_pknorm_i16_f16`
+    VCvtPknormI16F16,
+    /// `v_cvt_pknorm_i16_f32`
+    VCvtPknormI16F32,
+    /// `v_cvt_pknorm_u16_f16`
+    VCvtPknormU16F16,
+    /// `v_cvt_pknorm_u16_f32`
+    VCvtPknormU16F32,
+    /// `v_cvt_pkrtz_f16_f32`
+    VCvtPkrtzF16F32,
+    /// `v_cvt_rpi_i32_f32`
+    VCvtRpiI32F32,
+    /// `v_cvt_sr_bf8_f32`
+    VCvtSrBf8F32,
+    /// `v_cvt_sr_fp8_f32`
+    VCvtSrFp8F32,
+    /// `v_cvt_u16_f16`
+    VCvtU16F16,
+    /// `v_cvt_u32_f32`
+    VCvtU32F32,
+    /// `v_cvt_u32_f64`
+    VCvtU32F64,
+    /// `v_div_fixup_f16`
+    VDivFixupF16,
+    /// `v_div_fixup_f32`
+    VDivFixupF32,
+    /// `v_div_fixup_f64`
+    VDivFixupF64,
+    /// `v_div_fixup_legacy_f16`
+    VDivFixupLegacyF16,
+    /// `v_div_fmas_f32`
+    VDivFmasF32,
+    /// `v_div_fmas_f64`
+    VDivFmasF64,
+    /// `v_div_scale_f32`
+    VDivScaleF32,
+    /// `v_div_scale_f64`
+    VDivScaleF64,
+    /// `v_dot2_f32_f16`
+    VDot2F32F16,
+    /// `v_dot2_i32_i16`
+    VDot2I32I16,
+    /// `v_dot2_u32_u16`
+    VDot2U32U16,
+    /// `v_dot2c_f32_f16`
+    VDot2cF32F16,
+    /// `v_dot2c_i32_i16`
+    VDot2cI32I16,
+    /// `v_dot4_i32_i8`
+    VDot4I32I8,
+    /// `v_dot4_u32_u8`
+    VDot4U32U8,
+    /// `v_dot4c_i32_i8`
+    VDot4cI32I8,
+    /// `v_dot8_i32_i4`
+    VDot8I32I4,
+    /// `v_dot8_u32_u4`
+    VDot8U32U4,
+    /// `v_dot8c_i32_i4`
+    VDot8cI32I4,
+    /// `v_exp_f16`
+    VExpF16,
+    /// `v_exp_f32`
+    VExpF32,
+    /// `v_exp_legacy_f32`
+    VExpLegacyF32,
+    /// `v_ffbh_i32`
+    VFfbhI32,
+    /// `v_ffbh_u32`
+    VFfbhU32,
+    /// `v_ffbl_b32`
+    VFfblB32,
+    /// `v_floor_f16`
+    VFloorF16,
+    /// `v_floor_f32`
+    VFloorF32,
+    /// `v_floor_f64`
+    VFloorF64,
+    /// `v_fma_f16`
+    VFmaF16,
+    /// `v_fma_f32`
+    VFmaF32,
+    /// `v_fma_f64`
+    VFmaF64,
+    /// `v_fma_legacy_f16`
+    VFmaLegacyF16,
+    /// `v_fma_mix_f32`
+    VFmaMixF32,
+    /// `v_fma_mixhi_f16`
+    VFmaMixhiF16,
+    /// `v_fma_mixlo_f16`
+    VFmaMixloF16,
+    /// `v_fmaak_f32`
+    VFmaakF32,
+    /// `v_fmac_f32`
+    VFmacF32,
+    /// `v_fmac_f64`
+    VFmacF64,
+    /// `v_fmamk_f32`
+    VFmamkF32,
+    /// `v_fract_f16`
+    VFractF16,
+    /// `v_fract_f32`
+    VFractF32,
+    /// `v_fract_f64`
+    VFractF64,
+    /// `v_frexp_exp_i16_f16`
+    VFrexpExpI16F16,
+    /// `v_frexp_exp_i32_f32`
+    VFrexpExpI32F32,
+    /// `v_frexp_exp_i32_f64`
+    VFrexpExpI32F64,
+    /// `v_frexp_mant_f16`
+    VFrexpMantF16,
+    /// `v_frexp_mant_f32`
+    VFrexpMantF32,
+    /// `v_frexp_mant_f64`
+    VFrexpMantF64,
+    /// `v_interp_mov_f32`
+    VInterpMovF32,
+    /// `v_interp_p1_f32`
+    VInterpP1F32,
+    /// `v_interp_p1ll_f16`
+    VInterpP1llF16,
+    /// `v_interp_p1lv_f16`
+    VInterpP1lvF16,
+    /// `v_interp_p2_f16`
+    VInterpP2F16,
+    /// `v_interp_p2_f32`
+    VInterpP2F32,
+    /// `v_interp_p2_legacy_f16`
+    VInterpP2LegacyF16,
+    /// `v_ldexp_f16`
+    VLdexpF16,
+    /// `v_ldexp_f32`
+    VLdexpF32,
+    /// `v_ldexp_f64`
+    VLdexpF64,
+    /// `v_lerp_u8`
+    VLerpU8,
+    /// `v_log_clamp_f32`
+    VLogClampF32,
+    /// `v_log_f16`
+    VLogF16,
+    /// `v_log_f32`
+    VLogF32,
+    /// `v_log_legacy_f32`
+    VLogLegacyF32,
+    /// `v_lshl_add_u32`
+    VLshlAddU32,
+    /// `v_lshl_add_u64`
+    VLshlAddU64,
+    /// `v_lshl_b32`
+    VLshlB32,
+    /// `v_lshl_b64`
+    VLshlB64,
+    /// `v_lshl_or_b32`
+    VLshlOrB32,
+    /// `v_lshlrev_b16`
+    VLshlrevB16,
+    /// `v_lshlrev_b32`
+    VLshlrevB32,
+    /// `v_lshlrev_b64`
+    VLshlrevB64,
+    /// `v_lshr_b32`
+    VLshrB32,
+    /// `v_lshr_b64`
+    VLshrB64,
+    /// `v_lshrrev_b16`
+    VLshrrevB16,
+    /// `v_lshrrev_b32`
+    VLshrrevB32,
+    /// `v_lshrrev_b64`
+    VLshrrevB64,
+    /// `v_mac_f16`
+    VMacF16,
+    /// `v_mac_f32`
+    VMacF32,
+    /// `v_mac_legacy_f32`
+    VMacLegacyF32,
+    /// `v_mad_f16`
+    VMadF16,
+    /// `v_mad_f32`
+    VMadF32,
+    /// `v_mad_i16`
+    VMadI16,
+    /// `v_mad_i32_i16`
+    VMadI32I16,
+    /// `v_mad_i32_i24`
+    VMadI32I24,
+    /// `v_mad_i64_i32`
+    VMadI64I32,
+    /// `v_mad_legacy_f16`
+    VMadLegacyF16,
+    /// `v_mad_legacy_f32`
+    VMadLegacyF32,
+    /// `v_mad_legacy_i16`
+    VMadLegacyI16,
+    /// `v_mad_legacy_u16`
+    VMadLegacyU16,
+    /// `v_mad_mix_f32`
+    VMadMixF32,
+    /// `v_mad_mixhi_f16`
+    VMadMixhiF16,
+    /// `v_mad_mixlo_f16`
+    VMadMixloF16,
+    /// `v_mad_u16`
+    VMadU16,
+    /// `v_mad_u32_u16`
+    VMadU32U16,
+    /// `v_mad_u32_u24`
+    VMadU32U24,
+    /// `v_mad_u64_u32`
+    VMadU64U32,
+    /// `v_madak_f16`
+    VMadakF16,
+    /// `v_madak_f32`
+    VMadakF32,
+    /// `v_madmk_f16`
+    VMadmkF16,
+    /// `v_madmk_f32`
+    VMadmkF32,
+    /// `v_max3_f16`
+    VMax3F16,
+    /// `v_max3_f32`
+    VMax3F32,
+    /// `v_max3_i16`
+    VMax3I16,
+    /// `v_max3_i32`
+    VMax3I32,
+    /// `v_max3_u16`
+    VMax3U16,
+    /// `v_max3_u32`
+    VMax3U32,
+    /// `v_max_f16`
+    VMaxF16,
+    /// `v_max_f32`
+    VMaxF32,
+    /// `v_max_f64`
+    VMaxF64,
+    /// `v_max_i16`
+    VMaxI16,
+    /// `v_max_i32`
+    VMaxI32,
+    /// `v_max_legacy_f32`
+    VMaxLegacyF32,
+    /// `v_max_u16`
+    VMaxU16,
+    /// `v_max_u32`
+    VMaxU32,
+    /// `v_mbcnt_hi_u32_b32`
+    VMbcntHiU32B32,
+    /// `v_mbcnt_lo_u32_b32`
+    VMbcntLoU32B32,
+    /// `v_med3_f16`
+    VMed3F16,
+    /// `v_med3_f32`
+    VMed3F32,
+    /// `v_med3_i16`
+    VMed3I16,
+    /// `v_med3_i32`
+    VMed3I32,
+    /// `v_med3_u16`
+    VMed3U16,
+    /// `v_med3_u32`
+    VMed3U32,
+    /// `v_mfma_f32_16x16x16_bf16`
+    VMfmaF3216x16x16Bf16,
+    /// `v_mfma_f32_16x16x16_f16`
+    VMfmaF3216x16x16F16,
+    /// `v_mfma_f32_16x16x16bf16_1k`
+    VMfmaF3216x16x16bf161k,
+    /// `v_mfma_f32_16x16x16f16`
+    VMfmaF3216x16x16f16,
+    /// `v_mfma_f32_16x16x1_4b_f32`
+    VMfmaF3216x16x14bF32,
+    /// `v_mfma_f32_16x16x1f32`
+    VMfmaF3216x16x1f32,
+    /// `v_mfma_f32_16x16x2bf16`
+    VMfmaF3216x16x2bf16,
+    /// `v_mfma_f32_16x16x32_bf8_bf8`
+    VMfmaF3216x16x32Bf8Bf8,
+    /// `v_mfma_f32_16x16x32_bf8_fp8`
+    VMfmaF3216x16x32Bf8Fp8,
+    /// `v_mfma_f32_16x16x32_fp8_bf8`
+    VMfmaF3216x16x32Fp8Bf8,
+    /// `v_mfma_f32_16x16x32_fp8_fp8`
+    VMfmaF3216x16x32Fp8Fp8,
+    /// `v_mfma_f32_16x16x4_4b_bf16`
+    VMfmaF3216x16x44bBf16,
+    /// `v_mfma_f32_16x16x4_4b_f16`
+    VMfmaF3216x16x44bF16,
+    /// `v_mfma_f32_16x16x4_f32`
+    VMfmaF3216x16x4F32,
+    /// `v_mfma_f32_16x16x4bf16_1k`
+    VMfmaF3216x16x4bf161k,
+    /// `v_mfma_f32_16x16x4f16`
+    VMfmaF3216x16x4f16,
+    /// `v_mfma_f32_16x16x4f32`
+    VMfmaF3216x16x4f32,
+    /// `v_mfma_f32_16x16x8_xf32`
+    VMfmaF3216x16x8Xf32,
+    /// `v_mfma_f32_16x16x8bf16`
+    VMfmaF3216x16x8bf16,
+    /// `v_mfma_f32_32x32x16_bf8_bf8`
+    VMfmaF3232x32x16Bf8Bf8,
+    /// `v_mfma_f32_32x32x16_bf8_fp8`
+    VMfmaF3232x32x16Bf8Fp8,
+    /// `v_mfma_f32_32x32x16_fp8_bf8`
+    VMfmaF3232x32x16Fp8Bf8,
+    /// `v_mfma_f32_32x32x16_fp8_fp8`
+    VMfmaF3232x32x16Fp8Fp8,
+    /// `v_mfma_f32_32x32x1_2b_f32`
+    VMfmaF3232x32x12bF32,
+    /// `v_mfma_f32_32x32x1f32`
+    VMfmaF3232x32x1f32,
+    /// `v_mfma_f32_32x32x2_f32`
+    VMfmaF3232x32x2F32,
+    /// `v_mfma_f32_32x32x2bf16`
+    VMfmaF3232x32x2bf16,
+    /// `v_mfma_f32_32x32x2f32`
+    VMfmaF3232x32x2f32,
+    /// `v_mfma_f32_32x32x4_2b_bf16`
+    VMfmaF3232x32x42bBf16,
+    /// `v_mfma_f32_32x32x4_2b_f16`
+    VMfmaF3232x32x42bF16,
+    /// `v_mfma_f32_32x32x4_xf32`
+    VMfmaF3232x32x4Xf32,
+    /// `v_mfma_f32_32x32x4bf16`
+    VMfmaF3232x32x4bf16,
+    /// `v_mfma_f32_32x32x4bf16_1k`
+    VMfmaF3232x32x4bf161k,
+    /// `v_mfma_f32_32x32x4f16`
+    VMfmaF3232x32x4f16,
+    /// `v_mfma_f32_32x32x8_bf16`
+    VMfmaF3232x32x8Bf16,
+    /// `v_mfma_f32_32x32x8_f16`
+    VMfmaF3232x32x8F16,
+    /// `v_mfma_f32_32x32x8bf16_1k`
+    VMfmaF3232x32x8bf161k,
+    /// `v_mfma_f32_32x32x8f16`
+    VMfmaF3232x32x8f16,
+    /// `v_mfma_f32_4x4x1_16b_f32`
+    VMfmaF324x4x116bF32,
+    /// `v_mfma_f32_4x4x1f32`
+    VMfmaF324x4x1f32,
+    /// `v_mfma_f32_4x4x2bf16`
+    VMfmaF324x4x2bf16,
+    /// `v_mfma_f32_4x4x4_16b_bf16`
+    VMfmaF324x4x416bBf16,
+    /// `v_mfma_f32_4x4x4_16b_f16`
+    VMfmaF324x4x416bF16,
+    /// `v_mfma_f32_4x4x4bf16_1k`
+    VMfmaF324x4x4bf161k,
+    /// `v_mfma_f32_4x4x4f16`
+    VMfmaF324x4x4f16,
+    /// `v_mfma_f64_16x16x4_f64`
+    VMfmaF6416x16x4F64,
+    /// `v_mfma_f64_16x16x4f64`
+    VMfmaF6416x16x4f64,
+    /// `v_mfma_f64_4x4x4_4b_f64`
+    VMfmaF644x4x44bF64,
+    /// `v_mfma_f64_4x4x4f64`
+    VMfmaF644x4x4f64,
+    /// `v_mfma_i32_16x16x16i8`
+    VMfmaI3216x16x16i8,
+    /// `v_mfma_i32_16x16x32_i8`
+    VMfmaI3216x16x32I8,
+    /// `v_mfma_i32_16x16x4_4b_i8`
+    VMfmaI3216x16x44bI8,
+    /// `v_mfma_i32_16x16x4i8`
+    VMfmaI3216x16x4i8,
+    /// `v_mfma_i32_32x32x16_i8`
+    VMfmaI3232x32x16I8,
+    /// `v_mfma_i32_32x32x4_2b_i8`
+    VMfmaI3232x32x42bI8,
+    /// `v_mfma_i32_32x32x4i8`
+    VMfmaI3232x32x4i8,
+    /// `v_mfma_i32_32x32x8i8`
+    VMfmaI3232x32x8i8,
+    /// `v_mfma_i32_4x4x4_16b_i8`
+    VMfmaI324x4x416bI8,
+    /// `v_mfma_i32_4x4x4i8`
+    VMfmaI324x4x4i8,
+    /// `v_min3_f16`
+    VMin3F16,
+    /// `v_min3_f32`
+    VMin3F32,
+    /// `v_min3_i16`
+    VMin3I16,
+    /// `v_min3_i32`
+    VMin3I32,
+    /// `v_min3_u16`
+    VMin3U16,
+    /// `v_min3_u32`
+    VMin3U32,
+    /// `v_min_f16`
+    VMinF16,
+    /// `v_min_f32`
+    VMinF32,
+    /// `v_min_f64`
+    VMinF64,
+    /// `v_min_i16`
+    VMinI16,
+    /// `v_min_i32`
+    VMinI32,
+    /// `v_min_legacy_f32`
+    VMinLegacyF32,
+    /// `v_min_u16`
+    VMinU16,
+    /// `v_min_u32`
+    VMinU32,
+    /// `v_mov_b32`
+    VMovB32,
+    /// `v_mov_b64`
+    VMovB64,
+    /// `v_movreld_b32`
+    VMovreldB32,
+    /// `v_movrels_b32`
+    VMovrelsB32,
+    /// `v_movrelsd_b32`
+    VMovrelsdB32,
+    /// `v_mqsad_pk_u16_u8`
+    VMqsadPkU16U8,
+    /// `v_mqsad_u32_u8`
+    VMqsadU32U8,
+    /// `v_msad_u8`
+    VMsadU8,
+    /// `v_mul_f16`
+    VMulF16,
+    /// `v_mul_f32`
+    VMulF32,
+    /// `v_mul_f64`
+    VMulF64,
+    /// `v_mul_hi_i32`
+    VMulHiI32,
+    /// `v_mul_hi_i32_i24`
+    VMulHiI32I24,
+    /// `v_mul_hi_u32`
+    VMulHiU32,
+    /// `v_mul_hi_u32_u24`
+    VMulHiU32U24,
+    /// `v_mul_i32_i24`
+    VMulI32I24,
+    /// `v_mul_legacy_f32`
+    VMulLegacyF32,
+    /// `v_mul_lo_i32`
+    VMulLoI32,
+    /// `v_mul_lo_u16`
+    VMulLoU16,
+    /// `v_mul_lo_u32`
+    VMulLoU32,
+    /// `v_mul_u32_u24`
+    VMulU32U24,
+    /// `v_mullit_f32`
+    VMullitF32,
+    /// `v_nop`
+    VNop,
+    /// `v_not_b32`
+    VNotB32,
+    /// `v_or3_b32`
+    VOr3B32,
+    /// `v_or_b32`
+    VOrB32,
+    /// `v_pack_b32_f16`
+    VPackB32F16,
+    /// `v_perm_b32`
+    VPermB32,
+    /// `v_pk_add_f16`
+    VPkAddF16,
+    /// `v_pk_add_f32`
+    VPkAddF32,
+    /// `v_pk_add_i16`
+    VPkAddI16,
+    /// `v_pk_add_u16`
+    VPkAddU16,
+    /// `v_pk_ashrrev_i16`
+    VPkAshrrevI16,
+    /// `v_pk_fma_f16`
+    VPkFmaF16,
+    /// `v_pk_fma_f32`
+    VPkFmaF32,
+    /// `v_pk_fmac_f16`
+    VPkFmacF16,
+    /// `v_pk_lshlrev_b16`
+    VPkLshlrevB16,
+    /// `v_pk_lshrrev_b16`
+    VPkLshrrevB16,
+    /// `v_pk_mad_i16`
+    VPkMadI16,
+    /// `v_pk_mad_u16`
+    VPkMadU16,
+    /// `v_pk_max_f16`
+    VPkMaxF16,
+    /// `v_pk_max_i16`
+    VPkMaxI16,
+    /// `v_pk_max_u16`
+    VPkMaxU16,
+    /// `v_pk_min_f16`
+    VPkMinF16,
+    /// `v_pk_min_i16`
+    VPkMinI16,
+    /// `v_pk_min_u16`
+    VPkMinU16,
+    /// `v_pk_mov_b32`
+    VPkMovB32,
+    /// `v_pk_mul_f16`
+    VPkMulF16,
+    /// `v_pk_mul_f32`
+    VPkMulF32,
+    /// `v_pk_mul_lo_u16`
+    VPkMulLoU16,
+    /// `v_pk_sub_i16`
+    VPkSubI16,
+    /// `v_pk_sub_u16`
+    VPkSubU16,
+    /// `v_qsad_pk_u16_u8`
+    VQsadPkU16U8,
+    /// `v_rcp_clamp_f32`
+    VRcpClampF32,
+    /// `v_rcp_clamp_f64`
+    VRcpClampF64,
+    /// `v_rcp_f16`
+    VRcpF16,
+    /// `v_rcp_f32`
+    VRcpF32,
+    /// `v_rcp_f64`
+    VRcpF64,
+    /// `v_rcp_iflag_f32`
+    VRcpIflagF32,
+    /// `v_rcp_legacy_f32`
+    VRcpLegacyF32,
+    /// `v_readfirstlane_b32`
+    VReadfirstlaneB32,
+    /// `v_readlane_b32`
+    VReadlaneB32,
+    /// `v_rndne_f16`
+    VRndneF16,
+    /// `v_rndne_f32`
+    VRndneF32,
+    /// `v_rndne_f64`
+    VRndneF64,
+    /// `v_rsq_clamp_f32`
+    VRsqClampF32,
+    /// `v_rsq_clamp_f64`
+    VRsqClampF64,
+    /// `v_rsq_f16`
+    VRsqF16,
+    /// `v_rsq_f32`
+    VRsqF32,
+    /// `v_rsq_f64`
+    VRsqF64,
+    /// `v_rsq_legacy_f32`
+    VRsqLegacyF32,
+    /// `v_sad_hi_u8`
+    VSadHiU8,
+    /// `v_sad_u16`
+    VSadU16,
+    /// `v_sad_u32`
+    VSadU32,
+    /// `v_sad_u8`
+    VSadU8,
+    /// `v_sat_pk_u8_i16`
+    VSatPkU8I16,
+    /// `v_screen_partition_4se_b32`
+    VScreenPartition4seB32,
+    /// `v_sin_f16`
+    VSinF16,
+    /// `v_sin_f32`
+    VSinF32,
+    /// `v_smfmac_f32_16x16x32_bf16`
+    VSmfmacF3216x16x32Bf16,
+    /// `v_smfmac_f32_16x16x32_f16`
+    VSmfmacF3216x16x32F16,
+    /// `v_smfmac_f32_16x16x64_bf8_bf8`
+    VSmfmacF3216x16x64Bf8Bf8,
+    /// `v_smfmac_f32_16x16x64_bf8_fp8`
+    VSmfmacF3216x16x64Bf8Fp8,
+    /// `v_smfmac_f32_16x16x64_fp8_bf8`
+    VSmfmacF3216x16x64Fp8Bf8,
+    /// `v_smfmac_f32_16x16x64_fp8_fp8`
+    VSmfmacF3216x16x64Fp8Fp8,
+    /// `v_smfmac_f32_32x32x16_bf16`
+    VSmfmacF3232x32x16Bf16,
+    /// `v_smfmac_f32_32x32x16_f16`
+    VSmfmacF3232x32x16F16,
+    /// `v_smfmac_f32_32x32x32_bf8_bf8`
+    VSmfmacF3232x32x32Bf8Bf8,
+    /// `v_smfmac_f32_32x32x32_bf8_fp8`
+    VSmfmacF3232x32x32Bf8Fp8,
+    /// `v_smfmac_f32_32x32x32_fp8_bf8`
+    VSmfmacF3232x32x32Fp8Bf8,
+    /// `v_smfmac_f32_32x32x32_fp8_fp8`
+    VSmfmacF3232x32x32Fp8Fp8,
+    /// `v_smfmac_i32_16x16x64_i8`
+    VSmfmacI3216x16x64I8,
+    /// `v_smfmac_i32_32x32x32_i8`
+    VSmfmacI3232x32x32I8,
+    /// `v_sqrt_f16`
+    VSqrtF16,
+    /// `v_sqrt_f32`
+    VSqrtF32,
+    /// `v_sqrt_f64`
+    VSqrtF64,
+    /// `v_sub_co_u32`
+    VSubCoU32,
+    /// `v_sub_f16`
+    VSubF16,
+    /// `v_sub_f32`
+    VSubF32,
+    /// `v_sub_i16`
+    VSubI16,
+    /// `v_sub_i32`
+    VSubI32,
+    /// `v_sub_u16`
+    VSubU16,
+    /// `v_sub_u32`
+    VSubU32,
+    /// `v_subb_co_u32`
+    VSubbCoU32,
+    /// `v_subb_u32`
+    VSubbU32,
+    /// `v_subbrev_co_u32`
+    VSubbrevCoU32,
+    /// `v_subbrev_u32`
+    VSubbrevU32,
+    /// `v_subrev_co_u32`
+    VSubrevCoU32,
+    /// `v_subrev_f16`
+    VSubrevF16,
+    /// `v_subrev_f32`
+    VSubrevF32,
+    /// `v_subrev_i32`
+    VSubrevI32,
+    /// `v_subrev_u16`
+    VSubrevU16,
+    /// `v_subrev_u32`
+    VSubrevU32,
+    /// `v_swap_b32`
+    VSwapB32,
+    /// `v_trig_preop_f64`
+    VTrigPreopF64,
+    /// `v_trunc_f16`
+    VTruncF16,
+    /// `v_trunc_f32`
+    VTruncF32,
+    /// `v_trunc_f64`
+    VTruncF64,
+    /// `v_writelane_b32`
+    VWritelaneB32,
+    /// `v_xad_u32`
+    VXadU32,
+    /// `v_xnor_b32`
+    VXnorB32,
+    /// `v_xor_b32`
+    VXorB32,
+}
+
+impl Mnemonic {
+    /// The mnemonic as written in the table files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mnemonic::BufferAtomicAdd => "buffer_atomic_add",
+            Mnemonic::BufferAtomicAddF32 => "buffer_atomic_add_f32",
+            Mnemonic::BufferAtomicAddF64 => "buffer_atomic_add_f64",
+            Mnemonic::BufferAtomicAddX2 => "buffer_atomic_add_x2",
+            Mnemonic::BufferAtomicAnd => "buffer_atomic_and",
+            Mnemonic::BufferAtomicAndX2 => "buffer_atomic_and_x2",
+            Mnemonic::BufferAtomicCmpswap => "buffer_atomic_cmpswap",
+            Mnemonic::BufferAtomicCmpswapX2 => "buffer_atomic_cmpswap_x2",
+            Mnemonic::BufferAtomicDec => "buffer_atomic_dec",
+            Mnemonic::BufferAtomicDecX2 => "buffer_atomic_dec_x2",
+            Mnemonic::BufferAtomicFcmpswap => "buffer_atomic_fcmpswap",
+            Mnemonic::BufferAtomicFcmpswapX2 => "buffer_atomic_fcmpswap_x2",
+            Mnemonic::BufferAtomicFmax => "buffer_atomic_fmax",
+            Mnemonic::BufferAtomicFmaxX2 => "buffer_atomic_fmax_x2",
+            Mnemonic::BufferAtomicFmin => "buffer_atomic_fmin",
+            Mnemonic::BufferAtomicFminX2 => "buffer_atomic_fmin_x2",
+            Mnemonic::BufferAtomicInc => "buffer_atomic_inc",
+            Mnemonic::BufferAtomicIncX2 => "buffer_atomic_inc_x2",
+            Mnemonic::BufferAtomicMaxF64 => "buffer_atomic_max_f64",
+            Mnemonic::BufferAtomicMinF64 => "buffer_atomic_min_f64",
+            Mnemonic::BufferAtomicOr => "buffer_atomic_or",
+            Mnemonic::BufferAtomicOrX2 => "buffer_atomic_or_x2",
+            Mnemonic::BufferAtomicPkAddF16 => "buffer_atomic_pk_add_f16",
+            Mnemonic::BufferAtomicSmax => "buffer_atomic_smax",
+            Mnemonic::BufferAtomicSmaxX2 => "buffer_atomic_smax_x2",
+            Mnemonic::BufferAtomicSmin => "buffer_atomic_smin",
+            Mnemonic::BufferAtomicSminX2 => "buffer_atomic_smin_x2",
+            Mnemonic::BufferAtomicSub => "buffer_atomic_sub",
+            Mnemonic::BufferAtomicSubX2 => "buffer_atomic_sub_x2",
+            Mnemonic::BufferAtomicSwap => "buffer_atomic_swap",
+            Mnemonic::BufferAtomicSwapX2 => "buffer_atomic_swap_x2",
+            Mnemonic::BufferAtomicUmax => "buffer_atomic_umax",
+            Mnemonic::BufferAtomicUmaxX2 => "buffer_atomic_umax_x2",
+            Mnemonic::BufferAtomicUmin => "buffer_atomic_umin",
+            Mnemonic::BufferAtomicUminX2 => "buffer_atomic_umin_x2",
+            Mnemonic::BufferAtomicXor => "buffer_atomic_xor",
+            Mnemonic::BufferAtomicXorX2 => "buffer_atomic_xor_x2",
+            Mnemonic::BufferInv => "buffer_inv",
+            Mnemonic::BufferInvl2 => "buffer_invl2",
+            Mnemonic::BufferLoadDword => "buffer_load_dword",
+            Mnemonic::BufferLoadDwordx2 => "buffer_load_dwordx2",
+            Mnemonic::BufferLoadDwordx3 => "buffer_load_dwordx3",
+            Mnemonic::BufferLoadDwordx4 => "buffer_load_dwordx4",
+            Mnemonic::BufferLoadFormatD16HiX => "buffer_load_format_d16_hi_x",
+            Mnemonic::BufferLoadFormatD16X => "buffer_load_format_d16_x",
+            Mnemonic::BufferLoadFormatD16Xy => "buffer_load_format_d16_xy",
+            Mnemonic::BufferLoadFormatD16Xyz => "buffer_load_format_d16_xyz",
+            Mnemonic::BufferLoadFormatD16Xyzw => "buffer_load_format_d16_xyzw",
+            Mnemonic::BufferLoadFormatX => "buffer_load_format_x",
+            Mnemonic::BufferLoadFormatXy => "buffer_load_format_xy",
+            Mnemonic::BufferLoadFormatXyz => "buffer_load_format_xyz",
+            Mnemonic::BufferLoadFormatXyzw => "buffer_load_format_xyzw",
+            Mnemonic::BufferLoadSbyte => "buffer_load_sbyte",
+            Mnemonic::BufferLoadSbyteD16 => "buffer_load_sbyte_d16",
+            Mnemonic::BufferLoadSbyteD16Hi => "buffer_load_sbyte_d16_hi",
+            Mnemonic::BufferLoadShortD16 => "buffer_load_short_d16",
+            Mnemonic::BufferLoadShortD16Hi => "buffer_load_short_d16_hi",
+            Mnemonic::BufferLoadSshort => "buffer_load_sshort",
+            Mnemonic::BufferLoadUbyte => "buffer_load_ubyte",
+            Mnemonic::BufferLoadUbyteD16 => "buffer_load_ubyte_d16",
+            Mnemonic::BufferLoadUbyteD16Hi => "buffer_load_ubyte_d16_hi",
+            Mnemonic::BufferLoadUshort => "buffer_load_ushort",
+            Mnemonic::BufferStoreByte => "buffer_store_byte",
+            Mnemonic::BufferStoreByteD16Hi => "buffer_store_byte_d16_hi",
+            Mnemonic::BufferStoreDword => "buffer_store_dword",
+            Mnemonic::BufferStoreDwordx2 => "buffer_store_dwordx2",
+            Mnemonic::BufferStoreDwordx3 => "buffer_store_dwordx3",
+            Mnemonic::BufferStoreDwordx4 => "buffer_store_dwordx4",
+            Mnemonic::BufferStoreFormatD16HiX => "buffer_store_format_d16_hi_x",
+            Mnemonic::BufferStoreFormatD16X => "buffer_store_format_d16_x",
+            Mnemonic::BufferStoreFormatD16Xy => "buffer_store_format_d16_xy",
+            Mnemonic::BufferStoreFormatD16Xyz => "buffer_store_format_d16_xyz",
+            Mnemonic::BufferStoreFormatD16Xyzw => "buffer_store_format_d16_xyzw",
+            Mnemonic::BufferStoreFormatX => "buffer_store_format_x",
+            Mnemonic::BufferStoreFormatXy => "buffer_store_format_xy",
+            Mnemonic::BufferStoreFormatXyz => "buffer_store_format_xyz",
+            Mnemonic::BufferStoreFormatXyzw => "buffer_store_format_xyzw",
+            Mnemonic::BufferStoreShort => "buffer_store_short",
+            Mnemonic::BufferStoreShortD16Hi => "buffer_store_short_d16_hi",
+            Mnemonic::BufferWbinvl1 => "buffer_wbinvl1",
+            Mnemonic::BufferWbinvl1Sc => "buffer_wbinvl1_sc",
+            Mnemonic::BufferWbinvl1Vol => "buffer_wbinvl1_vol",
+            Mnemonic::BufferWbl2 => "buffer_wbl2",
+            Mnemonic::DsAddF32 => "ds_add_f32",
+            Mnemonic::DsAddF64 => "ds_add_f64",
+            Mnemonic::DsAddRtnF32 => "ds_add_rtn_f32",
+            Mnemonic::DsAddRtnF64 => "ds_add_rtn_f64",
+            Mnemonic::DsAddRtnU32 => "ds_add_rtn_u32",
+            Mnemonic::DsAddRtnU64 => "ds_add_rtn_u64",
+            Mnemonic::DsAddSrc2F32 => "ds_add_src2_f32",
+            Mnemonic::DsAddSrc2U32 => "ds_add_src2_u32",
+            Mnemonic::DsAddSrc2U64 => "ds_add_src2_u64",
+            Mnemonic::DsAddU32 => "ds_add_u32",
+            Mnemonic::DsAddU64 => "ds_add_u64",
+            Mnemonic::DsAndB32 => "ds_and_b32",
+            Mnemonic::DsAndB64 => "ds_and_b64",
+            Mnemonic::DsAndRtnB32 => "ds_and_rtn_b32",
+            Mnemonic::DsAndRtnB64 => "ds_and_rtn_b64",
+            Mnemonic::DsAndSrc2B32 => "ds_and_src2_b32",
+            Mnemonic::DsAndSrc2B64 => "ds_and_src2_b64",
+            Mnemonic::DsAppend => "ds_append",
+            Mnemonic::DsBpermuteB32 => "ds_bpermute_b32",
+            Mnemonic::DsCmpstB32 => "ds_cmpst_b32",
+            Mnemonic::DsCmpstB64 => "ds_cmpst_b64",
+            Mnemonic::DsCmpstF32 => "ds_cmpst_f32",
+            Mnemonic::DsCmpstF64 => "ds_cmpst_f64",
+            Mnemonic::DsCmpstRtnB32 => "ds_cmpst_rtn_b32",
+            Mnemonic::DsCmpstRtnB64 => "ds_cmpst_rtn_b64",
+            Mnemonic::DsCmpstRtnF32 => "ds_cmpst_rtn_f32",
+            Mnemonic::DsCmpstRtnF64 => "ds_cmpst_rtn_f64",
+            Mnemonic::DsCondxchg32RtnB64 => "ds_condxchg32_rtn_b64",
+            Mnemonic::DsConsume => "ds_consume",
+            Mnemonic::DsDecRtnU32 => "ds_dec_rtn_u32",
+            Mnemonic::DsDecRtnU64 => "ds_dec_rtn_u64",
+            Mnemonic::DsDecSrc2U32 => "ds_dec_src2_u32",
+            Mnemonic::DsDecSrc2U64 => "ds_dec_src2_u64",
+            Mnemonic::DsDecU32 => "ds_dec_u32",
+            Mnemonic::DsDecU64 => "ds_dec_u64",
+            Mnemonic::DsGwsBarrier => "ds_gws_barrier",
+            Mnemonic::DsGwsInit => "ds_gws_init",
+            Mnemonic::DsGwsSemaBr => "ds_gws_sema_br",
+            Mnemonic::DsGwsSemaP => "ds_gws_sema_p",
+            Mnemonic::DsGwsSemaReleaseAll => "ds_gws_sema_release_all",
+            Mnemonic::DsGwsSemaV => "ds_gws_sema_v",
+            Mnemonic::DsIncRtnU32 => "ds_inc_rtn_u32",
+            Mnemonic::DsIncRtnU64 => "ds_inc_rtn_u64",
+            Mnemonic::DsIncSrc2U32 => "ds_inc_src2_u32",
+            Mnemonic::DsIncSrc2U64 => "ds_inc_src2_u64",
+            Mnemonic::DsIncU32 => "ds_inc_u32",
+            Mnemonic::DsIncU64 => "ds_inc_u64",
+            Mnemonic::DsMaxF32 => "ds_max_f32",
+            Mnemonic::DsMaxF64 => "ds_max_f64",
+            Mnemonic::DsMaxI32 => "ds_max_i32",
+            Mnemonic::DsMaxI64 => "ds_max_i64",
+            Mnemonic::DsMaxRtnF32 => "ds_max_rtn_f32",
+            Mnemonic::DsMaxRtnF64 => "ds_max_rtn_f64",
+            Mnemonic::DsMaxRtnI32 => "ds_max_rtn_i32",
+            Mnemonic::DsMaxRtnI64 => "ds_max_rtn_i64",
+            Mnemonic::DsMaxRtnU32 => "ds_max_rtn_u32",
+            Mnemonic::DsMaxRtnU64 => "ds_max_rtn_u64",
+            Mnemonic::DsMaxSrc2F32 => "ds_max_src2_f32",
+            Mnemonic::DsMaxSrc2F64 => "ds_max_src2_f64",
+            Mnemonic::DsMaxSrc2I32 => "ds_max_src2_i32",
+            Mnemonic::DsMaxSrc2I64 => "ds_max_src2_i64",
+            Mnemonic::DsMaxSrc2U32 => "ds_max_src2_u32",
+            Mnemonic::DsMaxSrc2U64 => "ds_max_src2_u64",
+            Mnemonic::DsMaxU32 => "ds_max_u32",
+            Mnemonic::DsMaxU64 => "ds_max_u64",
+            Mnemonic::DsMinF32 => "ds_min_f32",
+            Mnemonic::DsMinF64 => "ds_min_f64",
+            Mnemonic::DsMinI32 => "ds_min_i32",
+            Mnemonic::DsMinI64 => "ds_min_i64",
+            Mnemonic::DsMinRtnF32 => "ds_min_rtn_f32",
+            Mnemonic::DsMinRtnF64 => "ds_min_rtn_f64",
+            Mnemonic::DsMinRtnI32 => "ds_min_rtn_i32",
+            Mnemonic::DsMinRtnI64 => "ds_min_rtn_i64",
+            Mnemonic::DsMinRtnU32 => "ds_min_rtn_u32",
+            Mnemonic::DsMinRtnU64 => "ds_min_rtn_u64",
+            Mnemonic::DsMinSrc2F32 => "ds_min_src2_f32",
+            Mnemonic::DsMinSrc2F64 => "ds_min_src2_f64",
+            Mnemonic::DsMinSrc2I32 => "ds_min_src2_i32",
+            Mnemonic::DsMinSrc2I64 => "ds_min_src2_i64",
+            Mnemonic::DsMinSrc2U32 => "ds_min_src2_u32",
+            Mnemonic::DsMinSrc2U64 => "ds_min_src2_u64",
+            Mnemonic::DsMinU32 => "ds_min_u32",
+            Mnemonic::DsMinU64 => "ds_min_u64",
+            Mnemonic::DsMskorB32 => "ds_mskor_b32",
+            Mnemonic::DsMskorB64 => "ds_mskor_b64",
+            Mnemonic::DsMskorRtnB32 => "ds_mskor_rtn_b32",
+            Mnemonic::DsMskorRtnB64 => "ds_mskor_rtn_b64",
+            Mnemonic::DsNop => "ds_nop",
+            Mnemonic::DsOrB32 => "ds_or_b32",
+            Mnemonic::DsOrB64 => "ds_or_b64",
+            Mnemonic::DsOrRtnB32 => "ds_or_rtn_b32",
+            Mnemonic::DsOrRtnB64 => "ds_or_rtn_b64",
+            Mnemonic::DsOrSrc2B32 => "ds_or_src2_b32",
+            Mnemonic::DsOrSrc2B64 => "ds_or_src2_b64",
+            Mnemonic::DsOrderedCount => "ds_ordered_count",
+            Mnemonic::DsPermuteB32 => "ds_permute_b32",
+            Mnemonic::DsPkAddBf16 => "ds_pk_add_bf16",
+            Mnemonic::DsPkAddF16 => "ds_pk_add_f16",
+            Mnemonic::DsPkAddRtnBf16 => "ds_pk_add_rtn_bf16",
+            Mnemonic::DsPkAddRtnF16 => "ds_pk_add_rtn_f16",
+            Mnemonic::DsRead2B32 => "ds_read2_b32",
+            Mnemonic::DsRead2B64 => "ds_read2_b64",
+            Mnemonic::DsRead2st64B32 => "ds_read2st64_b32",
+            Mnemonic::DsRead2st64B64 => "ds_read2st64_b64",
+            Mnemonic::DsReadAddtidB32 => "ds_read_addtid_b32",
+            Mnemonic::DsReadB128 => "ds_read_b128",
+            Mnemonic::DsReadB32 => "ds_read_b32",
+            Mnemonic::DsReadB64 => "ds_read_b64",
+            Mnemonic::DsReadB96 => "ds_read_b96",
+            Mnemonic::DsReadI16 => "ds_read_i16",
+            Mnemonic::DsReadI8 => "ds_read_i8",
+            Mnemonic::DsReadI8D16 => "ds_read_i8_d16",
+            Mnemonic::DsReadI8D16Hi => "ds_read_i8_d16_hi",
+            Mnemonic::DsReadU16 => "ds_read_u16",
+            Mnemonic::DsReadU16D16 => "ds_read_u16_d16",
+            Mnemonic::DsReadU16D16Hi => "ds_read_u16_d16_hi",
+            Mnemonic::DsReadU8 => "ds_read_u8",
+            Mnemonic::DsReadU8D16 => "ds_read_u8_d16",
+            Mnemonic::DsReadU8D16Hi => "ds_read_u8_d16_hi",
+            Mnemonic::DsRsubRtnU32 => "ds_rsub_rtn_u32",
+            Mnemonic::DsRsubRtnU64 => "ds_rsub_rtn_u64",
+            Mnemonic::DsRsubSrc2U32 => "ds_rsub_src2_u32",
+            Mnemonic::DsRsubSrc2U64 => "ds_rsub_src2_u64",
+            Mnemonic::DsRsubU32 => "ds_rsub_u32",
+            Mnemonic::DsRsubU64 => "ds_rsub_u64",
+            Mnemonic::DsSubRtnU32 => "ds_sub_rtn_u32",
+            Mnemonic::DsSubRtnU64 => "ds_sub_rtn_u64",
+            Mnemonic::DsSubSrc2U32 => "ds_sub_src2_u32",
+            Mnemonic::DsSubSrc2U64 => "ds_sub_src2_u64",
+            Mnemonic::DsSubU32 => "ds_sub_u32",
+            Mnemonic::DsSubU64 => "ds_sub_u64",
+            Mnemonic::DsSwizzleB32 => "ds_swizzle_b32",
+            Mnemonic::DsWrapRtnB32 => "ds_wrap_rtn_b32",
+            Mnemonic::DsWrite2B32 => "ds_write2_b32",
+            Mnemonic::DsWrite2B64 => "ds_write2_b64",
+            Mnemonic::DsWrite2st64B32 => "ds_write2st64_b32",
+            Mnemonic::DsWrite2st64B64 => "ds_write2st64_b64",
+            Mnemonic::DsWriteAddtidB32 => "ds_write_addtid_b32",
+            Mnemonic::DsWriteB128 => "ds_write_b128",
+            Mnemonic::DsWriteB16 => "ds_write_b16",
+            Mnemonic::DsWriteB16D16Hi => "ds_write_b16_d16_hi",
+            Mnemonic::DsWriteB32 => "ds_write_b32",
+            Mnemonic::DsWriteB64 => "ds_write_b64",
+            Mnemonic::DsWriteB8 => "ds_write_b8",
+            Mnemonic::DsWriteB8D16Hi => "ds_write_b8_d16_hi",
+            Mnemonic::DsWriteB96 => "ds_write_b96",
+            Mnemonic::DsWriteSrc2B32 => "ds_write_src2_b32",
+            Mnemonic::DsWriteSrc2B64 => "ds_write_src2_b64",
+            Mnemonic::DsWrxchg2RtnB32 => "ds_wrxchg2_rtn_b32",
+            Mnemonic::DsWrxchg2RtnB64 => "ds_wrxchg2_rtn_b64",
+            Mnemonic::DsWrxchg2st64RtnB32 => "ds_wrxchg2st64_rtn_b32",
+            Mnemonic::DsWrxchg2st64RtnB64 => "ds_wrxchg2st64_rtn_b64",
+            Mnemonic::DsWrxchgRtnB32 => "ds_wrxchg_rtn_b32",
+            Mnemonic::DsWrxchgRtnB64 => "ds_wrxchg_rtn_b64",
+            Mnemonic::DsXorB32 => "ds_xor_b32",
+            Mnemonic::DsXorB64 => "ds_xor_b64",
+            Mnemonic::DsXorRtnB32 => "ds_xor_rtn_b32",
+            Mnemonic::DsXorRtnB64 => "ds_xor_rtn_b64",
+            Mnemonic::DsXorSrc2B32 => "ds_xor_src2_b32",
+            Mnemonic::DsXorSrc2B64 => "ds_xor_src2_b64",
+            Mnemonic::Exp => "exp",
+            Mnemonic::FlatAtomicAdd => "flat_atomic_add",
+            Mnemonic::FlatAtomicAddF32 => "flat_atomic_add_f32",
+            Mnemonic::FlatAtomicAddF64 => "flat_atomic_add_f64",
+            Mnemonic::FlatAtomicAddX2 => "flat_atomic_add_x2",
+            Mnemonic::FlatAtomicAnd => "flat_atomic_and",
+            Mnemonic::FlatAtomicAndX2 => "flat_atomic_and_x2",
+            Mnemonic::FlatAtomicCmpswap => "flat_atomic_cmpswap",
+            Mnemonic::FlatAtomicCmpswapX2 => "flat_atomic_cmpswap_x2",
+            Mnemonic::FlatAtomicDec => "flat_atomic_dec",
+            Mnemonic::FlatAtomicDecX2 => "flat_atomic_dec_x2",
+            Mnemonic::FlatAtomicFcmpswap => "flat_atomic_fcmpswap",
+            Mnemonic::FlatAtomicFcmpswapX2 => "flat_atomic_fcmpswap_x2",
+            Mnemonic::FlatAtomicFmax => "flat_atomic_fmax",
+            Mnemonic::FlatAtomicFmaxX2 => "flat_atomic_fmax_x2",
+            Mnemonic::FlatAtomicFmin => "flat_atomic_fmin",
+            Mnemonic::FlatAtomicFminX2 => "flat_atomic_fmin_x2",
+            Mnemonic::FlatAtomicInc => "flat_atomic_inc",
+            Mnemonic::FlatAtomicIncX2 => "flat_atomic_inc_x2",
+            Mnemonic::FlatAtomicMaxF64 => "flat_atomic_max_f64",
+            Mnemonic::FlatAtomicMinF64 => "flat_atomic_min_f64",
+            Mnemonic::FlatAtomicOr => "flat_atomic_or",
+            Mnemonic::FlatAtomicOrX2 => "flat_atomic_or_x2",
+            Mnemonic::FlatAtomicPkAddBf16 => "flat_atomic_pk_add_bf16",
+            Mnemonic::FlatAtomicPkAddF16 => "flat_atomic_pk_add_f16",
+            Mnemonic::FlatAtomicSmax => "flat_atomic_smax",
+            Mnemonic::FlatAtomicSmaxX2 => "flat_atomic_smax_x2",
+            Mnemonic::FlatAtomicSmin => "flat_atomic_smin",
+            Mnemonic::FlatAtomicSminX2 => "flat_atomic_smin_x2",
+            Mnemonic::FlatAtomicSub => "flat_atomic_sub",
+            Mnemonic::FlatAtomicSubX2 => "flat_atomic_sub_x2",
+            Mnemonic::FlatAtomicSwap => "flat_atomic_swap",
+            Mnemonic::FlatAtomicSwapX2 => "flat_atomic_swap_x2",
+            Mnemonic::FlatAtomicUmax => "flat_atomic_umax",
+            Mnemonic::FlatAtomicUmaxX2 => "flat_atomic_umax_x2",
+            Mnemonic::FlatAtomicUmin => "flat_atomic_umin",
+            Mnemonic::FlatAtomicUminX2 => "flat_atomic_umin_x2",
+            Mnemonic::FlatAtomicXor => "flat_atomic_xor",
+            Mnemonic::FlatAtomicXorX2 => "flat_atomic_xor_x2",
+            Mnemonic::FlatLoadDword => "flat_load_dword",
+            Mnemonic::FlatLoadDwordx2 => "flat_load_dwordx2",
+            Mnemonic::FlatLoadDwordx3 => "flat_load_dwordx3",
+            Mnemonic::FlatLoadDwordx4 => "flat_load_dwordx4",
+            Mnemonic::FlatLoadSbyte => "flat_load_sbyte",
+            Mnemonic::FlatLoadSbyteD16 => "flat_load_sbyte_d16",
+            Mnemonic::FlatLoadSbyteD16Hi => "flat_load_sbyte_d16_hi",
+            Mnemonic::FlatLoadShortD16 => "flat_load_short_d16",
+            Mnemonic::FlatLoadShortD16Hi => "flat_load_short_d16_hi",
+            Mnemonic::FlatLoadSshort => "flat_load_sshort",
+            Mnemonic::FlatLoadUbyte => "flat_load_ubyte",
+            Mnemonic::FlatLoadUbyteD16 => "flat_load_ubyte_d16",
+            Mnemonic::FlatLoadUbyteD16Hi => "flat_load_ubyte_d16_hi",
+            Mnemonic::FlatLoadUshort => "flat_load_ushort",
+            Mnemonic::FlatStoreByte => "flat_store_byte",
+            Mnemonic::FlatStoreByteD16Hi => "flat_store_byte_d16_hi",
+            Mnemonic::FlatStoreDword => "flat_store_dword",
+            Mnemonic::FlatStoreDwordx2 => "flat_store_dwordx2",
+            Mnemonic::FlatStoreDwordx3 => "flat_store_dwordx3",
+            Mnemonic::FlatStoreDwordx4 => "flat_store_dwordx4",
+            Mnemonic::FlatStoreShort => "flat_store_short",
+            Mnemonic::FlatStoreShortD16Hi => "flat_store_short_d16_hi",
+            Mnemonic::GlobalAtomicAdd => "global_atomic_add",
+            Mnemonic::GlobalAtomicAddF32 => "global_atomic_add_f32",
+            Mnemonic::GlobalAtomicAddF64 => "global_atomic_add_f64",
+            Mnemonic::GlobalAtomicAddX2 => "global_atomic_add_x2",
+            Mnemonic::GlobalAtomicAnd => "global_atomic_and",
+            Mnemonic::GlobalAtomicAndX2 => "global_atomic_and_x2",
+            Mnemonic::GlobalAtomicCmpswap => "global_atomic_cmpswap",
+            Mnemonic::GlobalAtomicCmpswapX2 => "global_atomic_cmpswap_x2",
+            Mnemonic::GlobalAtomicDec => "global_atomic_dec",
+            Mnemonic::GlobalAtomicDecX2 => "global_atomic_dec_x2",
+            Mnemonic::GlobalAtomicInc => "global_atomic_inc",
+            Mnemonic::GlobalAtomicIncX2 => "global_atomic_inc_x2",
+            Mnemonic::GlobalAtomicMaxF64 => "global_atomic_max_f64",
+            Mnemonic::GlobalAtomicMinF64 => "global_atomic_min_f64",
+            Mnemonic::GlobalAtomicOr => "global_atomic_or",
+            Mnemonic::GlobalAtomicOrX2 => "global_atomic_or_x2",
+            Mnemonic::GlobalAtomicPkAddBf16 => "global_atomic_pk_add_bf16",
+            Mnemonic::GlobalAtomicPkAddF16 => "global_atomic_pk_add_f16",
+            Mnemonic::GlobalAtomicSmax => "global_atomic_smax",
+            Mnemonic::GlobalAtomicSmaxX2 => "global_atomic_smax_x2",
+            Mnemonic::GlobalAtomicSmin => "global_atomic_smin",
+            Mnemonic::GlobalAtomicSminX2 => "global_atomic_smin_x2",
+            Mnemonic::GlobalAtomicSub => "global_atomic_sub",
+            Mnemonic::GlobalAtomicSubX2 => "global_atomic_sub_x2",
+            Mnemonic::GlobalAtomicSwap => "global_atomic_swap",
+            Mnemonic::GlobalAtomicSwapX2 => "global_atomic_swap_x2",
+            Mnemonic::GlobalAtomicUmax => "global_atomic_umax",
+            Mnemonic::GlobalAtomicUmaxX2 => "global_atomic_umax_x2",
+            Mnemonic::GlobalAtomicUmin => "global_atomic_umin",
+            Mnemonic::GlobalAtomicUminX2 => "global_atomic_umin_x2",
+            Mnemonic::GlobalAtomicXor => "global_atomic_xor",
+            Mnemonic::GlobalAtomicXorX2 => "global_atomic_xor_x2",
+            Mnemonic::GlobalLoadDword => "global_load_dword",
+            Mnemonic::GlobalLoadDwordx2 => "global_load_dwordx2",
+            Mnemonic::GlobalLoadDwordx3 => "global_load_dwordx3",
+            Mnemonic::GlobalLoadDwordx4 => "global_load_dwordx4",
+            Mnemonic::GlobalLoadLdsDword => "global_load_lds_dword",
+            Mnemonic::GlobalLoadLdsSbyte => "global_load_lds_sbyte",
+            Mnemonic::GlobalLoadLdsSshort => "global_load_lds_sshort",
+            Mnemonic::GlobalLoadLdsUbyte => "global_load_lds_ubyte",
+            Mnemonic::GlobalLoadLdsUshort => "global_load_lds_ushort",
+            Mnemonic::GlobalLoadSbyte => "global_load_sbyte",
+            Mnemonic::GlobalLoadSbyteD16 => "global_load_sbyte_d16",
+            Mnemonic::GlobalLoadSbyteD16Hi => "global_load_sbyte_d16_hi",
+            Mnemonic::GlobalLoadShortD16 => "global_load_short_d16",
+            Mnemonic::GlobalLoadShortD16Hi => "global_load_short_d16_hi",
+            Mnemonic::GlobalLoadSshort => "global_load_sshort",
+            Mnemonic::GlobalLoadUbyte => "global_load_ubyte",
+            Mnemonic::GlobalLoadUbyteD16 => "global_load_ubyte_d16",
+            Mnemonic::GlobalLoadUbyteD16Hi => "global_load_ubyte_d16_hi",
+            Mnemonic::GlobalLoadUshort => "global_load_ushort",
+            Mnemonic::GlobalStoreByte => "global_store_byte",
+            Mnemonic::GlobalStoreByteD16Hi => "global_store_byte_d16_hi",
+            Mnemonic::GlobalStoreDword => "global_store_dword",
+            Mnemonic::GlobalStoreDwordx2 => "global_store_dwordx2",
+            Mnemonic::GlobalStoreDwordx3 => "global_store_dwordx3",
+            Mnemonic::GlobalStoreDwordx4 => "global_store_dwordx4",
+            Mnemonic::GlobalStoreShort => "global_store_short",
+            Mnemonic::GlobalStoreShortD16Hi => "global_store_short_d16_hi",
+            Mnemonic::ImageAtomicAdd => "image_atomic_add",
+            Mnemonic::ImageAtomicAnd => "image_atomic_and",
+            Mnemonic::ImageAtomicCmpswap => "image_atomic_cmpswap",
+            Mnemonic::ImageAtomicDec => "image_atomic_dec",
+            Mnemonic::ImageAtomicFcmpswap => "image_atomic_fcmpswap",
+            Mnemonic::ImageAtomicFmax => "image_atomic_fmax",
+            Mnemonic::ImageAtomicFmin => "image_atomic_fmin",
+            Mnemonic::ImageAtomicInc => "image_atomic_inc",
+            Mnemonic::ImageAtomicOr => "image_atomic_or",
+            Mnemonic::ImageAtomicRsub => "image_atomic_rsub",
+            Mnemonic::ImageAtomicSmax => "image_atomic_smax",
+            Mnemonic::ImageAtomicSmin => "image_atomic_smin",
+            Mnemonic::ImageAtomicSub => "image_atomic_sub",
+            Mnemonic::ImageAtomicSwap => "image_atomic_swap",
+            Mnemonic::ImageAtomicUmax => "image_atomic_umax",
+            Mnemonic::ImageAtomicUmin => "image_atomic_umin",
+            Mnemonic::ImageAtomicXor => "image_atomic_xor",
+            Mnemonic::ImageGather4 => "image_gather4",
+            Mnemonic::ImageGather4B => "image_gather4_b",
+            Mnemonic::ImageGather4BCl => "image_gather4_b_cl",
+            Mnemonic::ImageGather4BClO => "image_gather4_b_cl_o",
+            Mnemonic::ImageGather4BO => "image_gather4_b_o",
+            Mnemonic::ImageGather4C => "image_gather4_c",
+            Mnemonic::ImageGather4CB => "image_gather4_c_b",
+            Mnemonic::ImageGather4CBCl => "image_gather4_c_b_cl",
+            Mnemonic::ImageGather4CBClO => "image_gather4_c_b_cl_o",
+            Mnemonic::ImageGather4CBO => "image_gather4_c_b_o",
+            Mnemonic::ImageGather4CCl => "image_gather4_c_cl",
+            Mnemonic::ImageGather4CClO => "image_gather4_c_cl_o",
+            Mnemonic::ImageGather4CL => "image_gather4_c_l",
+            Mnemonic::ImageGather4CLO => "image_gather4_c_l_o",
+            Mnemonic::ImageGather4CLz => "image_gather4_c_lz",
+            Mnemonic::ImageGather4CLzO => "image_gather4_c_lz_o",
+            Mnemonic::ImageGather4CO => "image_gather4_c_o",
+            Mnemonic::ImageGather4Cl => "image_gather4_cl",
+            Mnemonic::ImageGather4ClO => "image_gather4_cl_o",
+            Mnemonic::ImageGather4L => "image_gather4_l",
+            Mnemonic::ImageGather4LO => "image_gather4_l_o",
+            Mnemonic::ImageGather4Lz => "image_gather4_lz",
+            Mnemonic::ImageGather4LzO => "image_gather4_lz_o",
+            Mnemonic::ImageGather4O => "image_gather4_o",
+            Mnemonic::ImageGather4h => "image_gather4h",
+            Mnemonic::ImageGetLod => "image_get_lod",
+            Mnemonic::ImageGetResinfo => "image_get_resinfo",
+            Mnemonic::ImageLoad => "image_load",
+            Mnemonic::ImageLoadMip => "image_load_mip",
+            Mnemonic::ImageLoadMipPck => "image_load_mip_pck",
+            Mnemonic::ImageLoadMipPckSgn => "image_load_mip_pck_sgn",
+            Mnemonic::ImageLoadPck => "image_load_pck",
+            Mnemonic::ImageLoadPckSgn => "image_load_pck_sgn",
+            Mnemonic::ImageSample => "image_sample",
+            Mnemonic::ImageSampleB => "image_sample_b",
+            Mnemonic::ImageSampleBCl => "image_sample_b_cl",
+            Mnemonic::ImageSampleBClO => "image_sample_b_cl_o",
+            Mnemonic::ImageSampleBO => "image_sample_b_o",
+            Mnemonic::ImageSampleC => "image_sample_c",
+            Mnemonic::ImageSampleCB => "image_sample_c_b",
+            Mnemonic::ImageSampleCBCl => "image_sample_c_b_cl",
+            Mnemonic::ImageSampleCBClO => "image_sample_c_b_cl_o",
+            Mnemonic::ImageSampleCBO => "image_sample_c_b_o",
+            Mnemonic::ImageSampleCCd => "image_sample_c_cd",
+            Mnemonic::ImageSampleCCdCl => "image_sample_c_cd_cl",
+            Mnemonic::ImageSampleCCdClO => "image_sample_c_cd_cl_o",
+            Mnemonic::ImageSampleCCdO => "image_sample_c_cd_o",
+            Mnemonic::ImageSampleCCl => "image_sample_c_cl",
+            Mnemonic::ImageSampleCClO => "image_sample_c_cl_o",
+            Mnemonic::ImageSampleCD => "image_sample_c_d",
+            Mnemonic::ImageSampleCDCl => "image_sample_c_d_cl",
+            Mnemonic::ImageSampleCDClO => "image_sample_c_d_cl_o",
+            Mnemonic::ImageSampleCDO => "image_sample_c_d_o",
+            Mnemonic::ImageSampleCL => "image_sample_c_l",
+            Mnemonic::ImageSampleCLO => "image_sample_c_l_o",
+            Mnemonic::ImageSampleCLz => "image_sample_c_lz",
+            Mnemonic::ImageSampleCLzO => "image_sample_c_lz_o",
+            Mnemonic::ImageSampleCO => "image_sample_c_o",
+            Mnemonic::ImageSampleCd => "image_sample_cd",
+            Mnemonic::ImageSampleCdCl => "image_sample_cd_cl",
+            Mnemonic::ImageSampleCdClO => "image_sample_cd_cl_o",
+            Mnemonic::ImageSampleCdO => "image_sample_cd_o",
+            Mnemonic::ImageSampleCl => "image_sample_cl",
+            Mnemonic::ImageSampleClO => "image_sample_cl_o",
+            Mnemonic::ImageSampleD => "image_sample_d",
+            Mnemonic::ImageSampleDCl => "image_sample_d_cl",
+            Mnemonic::ImageSampleDClO => "image_sample_d_cl_o",
+            Mnemonic::ImageSampleDO => "image_sample_d_o",
+            Mnemonic::ImageSampleL => "image_sample_l",
+            Mnemonic::ImageSampleLO => "image_sample_l_o",
+            Mnemonic::ImageSampleLz => "image_sample_lz",
+            Mnemonic::ImageSampleLzO => "image_sample_lz_o",
+            Mnemonic::ImageSampleO => "image_sample_o",
+            Mnemonic::ImageStore => "image_store",
+            Mnemonic::ImageStoreMip => "image_store_mip",
+            Mnemonic::ImageStoreMipPck => "image_store_mip_pck",
+            Mnemonic::ImageStorePck => "image_store_pck",
+            Mnemonic::SAbsI32 => "s_abs_i32",
+            Mnemonic::SAbsdiffI32 => "s_absdiff_i32",
+            Mnemonic::SAddI32 => "s_add_i32",
+            Mnemonic::SAddU32 => "s_add_u32",
+            Mnemonic::SAddcU32 => "s_addc_u32",
+            Mnemonic::SAddkI32 => "s_addk_i32",
+            Mnemonic::SAndB32 => "s_and_b32",
+            Mnemonic::SAndB64 => "s_and_b64",
+            Mnemonic::SAndSaveexecB64 => "s_and_saveexec_b64",
+            Mnemonic::SAndn1SaveexecB64 => "s_andn1_saveexec_b64",
+            Mnemonic::SAndn1WrexecB64 => "s_andn1_wrexec_b64",
+            Mnemonic::SAndn2B32 => "s_andn2_b32",
+            Mnemonic::SAndn2B64 => "s_andn2_b64",
+            Mnemonic::SAndn2SaveexecB64 => "s_andn2_saveexec_b64",
+            Mnemonic::SAndn2WrexecB64 => "s_andn2_wrexec_b64",
+            Mnemonic::SAshrI32 => "s_ashr_i32",
+            Mnemonic::SAshrI64 => "s_ashr_i64",
+            Mnemonic::SAtcProbe => "s_atc_probe",
+            Mnemonic::SAtcProbeBuffer => "s_atc_probe_buffer",
+            Mnemonic::SAtomicAdd => "s_atomic_add",
+            Mnemonic::SAtomicAddX2 => "s_atomic_add_x2",
+            Mnemonic::SAtomicAnd => "s_atomic_and",
+            Mnemonic::SAtomicAndX2 => "s_atomic_and_x2",
+            Mnemonic::SAtomicCmpswap => "s_atomic_cmpswap",
+            Mnemonic::SAtomicCmpswapX2 => "s_atomic_cmpswap_x2",
+            Mnemonic::SAtomicDec => "s_atomic_dec",
+            Mnemonic::SAtomicDecX2 => "s_atomic_dec_x2",
+            Mnemonic::SAtomicInc => "s_atomic_inc",
+            Mnemonic::SAtomicIncX2 => "s_atomic_inc_x2",
+            Mnemonic::SAtomicOr => "s_atomic_or",
+            Mnemonic::SAtomicOrX2 => "s_atomic_or_x2",
+            Mnemonic::SAtomicSmax => "s_atomic_smax",
+            Mnemonic::SAtomicSmaxX2 => "s_atomic_smax_x2",
+            Mnemonic::SAtomicSmin => "s_atomic_smin",
+            Mnemonic::SAtomicSminX2 => "s_atomic_smin_x2",
+            Mnemonic::SAtomicSub => "s_atomic_sub",
+            Mnemonic::SAtomicSubX2 => "s_atomic_sub_x2",
+            Mnemonic::SAtomicSwap => "s_atomic_swap",
+            Mnemonic::SAtomicSwapX2 => "s_atomic_swap_x2",
+            Mnemonic::SAtomicUmax => "s_atomic_umax",
+            Mnemonic::SAtomicUmaxX2 => "s_atomic_umax_x2",
+            Mnemonic::SAtomicUmin => "s_atomic_umin",
+            Mnemonic::SAtomicUminX2 => "s_atomic_umin_x2",
+            Mnemonic::SAtomicXor => "s_atomic_xor",
+            Mnemonic::SAtomicXorX2 => "s_atomic_xor_x2",
+            Mnemonic::SBarrier => "s_barrier",
+            Mnemonic::SBcnt0I32B32 => "s_bcnt0_i32_b32",
+            Mnemonic::SBcnt0I32B64 => "s_bcnt0_i32_b64",
+            Mnemonic::SBcnt1I32B32 => "s_bcnt1_i32_b32",
+            Mnemonic::SBcnt1I32B64 => "s_bcnt1_i32_b64",
+            Mnemonic::SBfeI32 => "s_bfe_i32",
+            Mnemonic::SBfeI64 => "s_bfe_i64",
+            Mnemonic::SBfeU32 => "s_bfe_u32",
+            Mnemonic::SBfeU64 => "s_bfe_u64",
+            Mnemonic::SBfmB32 => "s_bfm_b32",
+            Mnemonic::SBfmB64 => "s_bfm_b64",
+            Mnemonic::SBitcmp0B32 => "s_bitcmp0_b32",
+            Mnemonic::SBitcmp0B64 => "s_bitcmp0_b64",
+            Mnemonic::SBitcmp1B32 => "s_bitcmp1_b32",
+            Mnemonic::SBitcmp1B64 => "s_bitcmp1_b64",
+            Mnemonic::SBitreplicateB64B32 => "s_bitreplicate_b64_b32",
+            Mnemonic::SBitset0B32 => "s_bitset0_b32",
+            Mnemonic::SBitset0B64 => "s_bitset0_b64",
+            Mnemonic::SBitset1B32 => "s_bitset1_b32",
+            Mnemonic::SBitset1B64 => "s_bitset1_b64",
+            Mnemonic::SBranch => "s_branch",
+            Mnemonic::SBrevB32 => "s_brev_b32",
+            Mnemonic::SBrevB64 => "s_brev_b64",
+            Mnemonic::SBufferAtomicAdd => "s_buffer_atomic_add",
+            Mnemonic::SBufferAtomicAddX2 => "s_buffer_atomic_add_x2",
+            Mnemonic::SBufferAtomicAnd => "s_buffer_atomic_and",
+            Mnemonic::SBufferAtomicAndX2 => "s_buffer_atomic_and_x2",
+            Mnemonic::SBufferAtomicCmpswap => "s_buffer_atomic_cmpswap",
+            Mnemonic::SBufferAtomicCmpswapX2 => "s_buffer_atomic_cmpswap_x2",
+            Mnemonic::SBufferAtomicDec => "s_buffer_atomic_dec",
+            Mnemonic::SBufferAtomicDecX2 => "s_buffer_atomic_dec_x2",
+            Mnemonic::SBufferAtomicInc => "s_buffer_atomic_inc",
+            Mnemonic::SBufferAtomicIncX2 => "s_buffer_atomic_inc_x2",
+            Mnemonic::SBufferAtomicOr => "s_buffer_atomic_or",
+            Mnemonic::SBufferAtomicOrX2 => "s_buffer_atomic_or_x2",
+            Mnemonic::SBufferAtomicSmax => "s_buffer_atomic_smax",
+            Mnemonic::SBufferAtomicSmaxX2 => "s_buffer_atomic_smax_x2",
+            Mnemonic::SBufferAtomicSmin => "s_buffer_atomic_smin",
+            Mnemonic::SBufferAtomicSminX2 => "s_buffer_atomic_smin_x2",
+            Mnemonic::SBufferAtomicSub => "s_buffer_atomic_sub",
+            Mnemonic::SBufferAtomicSubX2 => "s_buffer_atomic_sub_x2",
+            Mnemonic::SBufferAtomicSwap => "s_buffer_atomic_swap",
+            Mnemonic::SBufferAtomicSwapX2 => "s_buffer_atomic_swap_x2",
+            Mnemonic::SBufferAtomicUmax => "s_buffer_atomic_umax",
+            Mnemonic::SBufferAtomicUmaxX2 => "s_buffer_atomic_umax_x2",
+            Mnemonic::SBufferAtomicUmin => "s_buffer_atomic_umin",
+            Mnemonic::SBufferAtomicUminX2 => "s_buffer_atomic_umin_x2",
+            Mnemonic::SBufferAtomicXor => "s_buffer_atomic_xor",
+            Mnemonic::SBufferAtomicXorX2 => "s_buffer_atomic_xor_x2",
+            Mnemonic::SBufferLoadDword => "s_buffer_load_dword",
+            Mnemonic::SBufferLoadDwordx16 => "s_buffer_load_dwordx16",
+            Mnemonic::SBufferLoadDwordx2 => "s_buffer_load_dwordx2",
+            Mnemonic::SBufferLoadDwordx4 => "s_buffer_load_dwordx4",
+            Mnemonic::SBufferLoadDwordx8 => "s_buffer_load_dwordx8",
+            Mnemonic::SBufferStoreDword => "s_buffer_store_dword",
+            Mnemonic::SBufferStoreDwordx2 => "s_buffer_store_dwordx2",
+            Mnemonic::SBufferStoreDwordx4 => "s_buffer_store_dwordx4",
+            Mnemonic::SCallB64 => "s_call_b64",
+            Mnemonic::SCbranchCdbgsys => "s_cbranch_cdbgsys",
+            Mnemonic::SCbranchCdbgsysAndUser => "s_cbranch_cdbgsys_and_user",
+            Mnemonic::SCbranchCdbgsysOrUser => "s_cbranch_cdbgsys_or_user",
+            Mnemonic::SCbranchCdbguser => "s_cbranch_cdbguser",
+            Mnemonic::SCbranchExecnz => "s_cbranch_execnz",
+            Mnemonic::SCbranchExecz => "s_cbranch_execz",
+            Mnemonic::SCbranchGFork => "s_cbranch_g_fork",
+            Mnemonic::SCbranchIFork => "s_cbranch_i_fork",
+            Mnemonic::SCbranchJoin => "s_cbranch_join",
+            Mnemonic::SCbranchScc0 => "s_cbranch_scc0",
+            Mnemonic::SCbranchScc1 => "s_cbranch_scc1",
+            Mnemonic::SCbranchVccnz => "s_cbranch_vccnz",
+            Mnemonic::SCbranchVccz => "s_cbranch_vccz",
+            Mnemonic::SCmovB32 => "s_cmov_b32",
+            Mnemonic::SCmovB64 => "s_cmov_b64",
+            Mnemonic::SCmovkI32 => "s_cmovk_i32",
+            Mnemonic::SCmpEqI32 => "s_cmp_eq_i32",
+            Mnemonic::SCmpEqU32 => "s_cmp_eq_u32",
+            Mnemonic::SCmpEqU64 => "s_cmp_eq_u64",
+            Mnemonic::SCmpGeI32 => "s_cmp_ge_i32",
+            Mnemonic::SCmpGeU32 => "s_cmp_ge_u32",
+            Mnemonic::SCmpGtI32 => "s_cmp_gt_i32",
+            Mnemonic::SCmpGtU32 => "s_cmp_gt_u32",
+            Mnemonic::SCmpLeI32 => "s_cmp_le_i32",
+            Mnemonic::SCmpLeU32 => "s_cmp_le_u32",
+            Mnemonic::SCmpLgI32 => "s_cmp_lg_i32",
+            Mnemonic::SCmpLgU32 => "s_cmp_lg_u32",
+            Mnemonic::SCmpLgU64 => "s_cmp_lg_u64",
+            Mnemonic::SCmpLtI32 => "s_cmp_lt_i32",
+            Mnemonic::SCmpLtU32 => "s_cmp_lt_u32",
+            Mnemonic::SCmpkEqI32 => "s_cmpk_eq_i32",
+            Mnemonic::SCmpkEqU32 => "s_cmpk_eq_u32",
+            Mnemonic::SCmpkGeI32 => "s_cmpk_ge_i32",
+            Mnemonic::SCmpkGeU32 => "s_cmpk_ge_u32",
+            Mnemonic::SCmpkGtI32 => "s_cmpk_gt_i32",
+            Mnemonic::SCmpkGtU32 => "s_cmpk_gt_u32",
+            Mnemonic::SCmpkLeI32 => "s_cmpk_le_i32",
+            Mnemonic::SCmpkLeU32 => "s_cmpk_le_u32",
+            Mnemonic::SCmpkLgI32 => "s_cmpk_lg_i32",
+            Mnemonic::SCmpkLgU32 => "s_cmpk_lg_u32",
+            Mnemonic::SCmpkLtI32 => "s_cmpk_lt_i32",
+            Mnemonic::SCmpkLtU32 => "s_cmpk_lt_u32",
+            Mnemonic::SCselectB32 => "s_cselect_b32",
+            Mnemonic::SCselectB64 => "s_cselect_b64",
+            Mnemonic::SDcacheDiscard => "s_dcache_discard",
+            Mnemonic::SDcacheDiscardX2 => "s_dcache_discard_x2",
+            Mnemonic::SDcacheInv => "s_dcache_inv",
+            Mnemonic::SDcacheInvVol => "s_dcache_inv_vol",
+            Mnemonic::SDcacheWb => "s_dcache_wb",
+            Mnemonic::SDcacheWbVol => "s_dcache_wb_vol",
+            Mnemonic::SDecperflevel => "s_decperflevel",
+            Mnemonic::SEndpgm => "s_endpgm",
+            Mnemonic::SEndpgmOrderedPsDone => "s_endpgm_ordered_ps_done",
+            Mnemonic::SEndpgmSaved => "s_endpgm_saved",
+            Mnemonic::SFf0I32B32 => "s_ff0_i32_b32",
+            Mnemonic::SFf0I32B64 => "s_ff0_i32_b64",
+            Mnemonic::SFf1I32B32 => "s_ff1_i32_b32",
+            Mnemonic::SFf1I32B64 => "s_ff1_i32_b64",
+            Mnemonic::SFlbitI32 => "s_flbit_i32",
+            Mnemonic::SFlbitI32B32 => "s_flbit_i32_b32",
+            Mnemonic::SFlbitI32B64 => "s_flbit_i32_b64",
+            Mnemonic::SFlbitI32I64 => "s_flbit_i32_i64",
+            Mnemonic::SGetpcB64 => "s_getpc_b64",
+            Mnemonic::SGetregB32 => "s_getreg_b32",
+            Mnemonic::SIcacheInv => "s_icache_inv",
+            Mnemonic::SIncperflevel => "s_incperflevel",
+            Mnemonic::SLoadDword => "s_load_dword",
+            Mnemonic::SLoadDwordx16 => "s_load_dwordx16",
+            Mnemonic::SLoadDwordx2 => "s_load_dwordx2",
+            Mnemonic::SLoadDwordx4 => "s_load_dwordx4",
+            Mnemonic::SLoadDwordx8 => "s_load_dwordx8",
+            Mnemonic::SLshl1AddU32 => "s_lshl1_add_u32",
+            Mnemonic::SLshl2AddU32 => "s_lshl2_add_u32",
+            Mnemonic::SLshl3AddU32 => "s_lshl3_add_u32",
+            Mnemonic::SLshl4AddU32 => "s_lshl4_add_u32",
+            Mnemonic::SLshlB32 => "s_lshl_b32",
+            Mnemonic::SLshlB64 => "s_lshl_b64",
+            Mnemonic::SLshrB32 => "s_lshr_b32",
+            Mnemonic::SLshrB64 => "s_lshr_b64",
+            Mnemonic::SMaxI32 => "s_max_i32",
+            Mnemonic::SMaxU32 => "s_max_u32",
+            Mnemonic::SMemrealtime => "s_memrealtime",
+            Mnemonic::SMemtime => "s_memtime",
+            Mnemonic::SMinI32 => "s_min_i32",
+            Mnemonic::SMinU32 => "s_min_u32",
+            Mnemonic::SMovB32 => "s_mov_b32",
+            Mnemonic::SMovB64 => "s_mov_b64",
+            Mnemonic::SMovkI32 => "s_movk_i32",
+            Mnemonic::SMovreldB32 => "s_movreld_b32",
+            Mnemonic::SMovreldB64 => "s_movreld_b64",
+            Mnemonic::SMovrelsB32 => "s_movrels_b32",
+            Mnemonic::SMovrelsB64 => "s_movrels_b64",
+            Mnemonic::SMulHiI32 => "s_mul_hi_i32",
+            Mnemonic::SMulHiU32 => "s_mul_hi_u32",
+            Mnemonic::SMulI32 => "s_mul_i32",
+            Mnemonic::SMulkI32 => "s_mulk_i32",
+            Mnemonic::SNandB32 => "s_nand_b32",
+            Mnemonic::SNandB64 => "s_nand_b64",
+            Mnemonic::SNandSaveexecB64 => "s_nand_saveexec_b64",
+            Mnemonic::SNop => "s_nop",
+            Mnemonic::SNorB32 => "s_nor_b32",
+            Mnemonic::SNorB64 => "s_nor_b64",
+            Mnemonic::SNorSaveexecB64 => "s_nor_saveexec_b64",
+            Mnemonic::SNotB32 => "s_not_b32",
+            Mnemonic::SNotB64 => "s_not_b64",
+            Mnemonic::SOrB32 => "s_or_b32",
+            Mnemonic::SOrB64 => "s_or_b64",
+            Mnemonic::SOrSaveexecB64 => "s_or_saveexec_b64",
+            Mnemonic::SOrn1SaveexecB64 => "s_orn1_saveexec_b64",
+            Mnemonic::SOrn2B32 => "s_orn2_b32",
+            Mnemonic::SOrn2B64 => "s_orn2_b64",
+            Mnemonic::SOrn2SaveexecB64 => "s_orn2_saveexec_b64",
+            Mnemonic::SPackHhB32B16 => "s_pack_hh_b32_b16",
+            Mnemonic::SPackLhB32B16 => "s_pack_lh_b32_b16",
+            Mnemonic::SPackLlB32B16 => "s_pack_ll_b32_b16",
+            Mnemonic::SQuadmaskB32 => "s_quadmask_b32",
+            Mnemonic::SQuadmaskB64 => "s_quadmask_b64",
+            Mnemonic::SRfeB64 => "s_rfe_b64",
+            Mnemonic::SRfeRestoreB64 => "s_rfe_restore_b64",
+            Mnemonic::SScratchLoadDword => "s_scratch_load_dword",
+            Mnemonic::SScratchLoadDwordx2 => "s_scratch_load_dwordx2",
+            Mnemonic::SScratchLoadDwordx4 => "s_scratch_load_dwordx4",
+            Mnemonic::SScratchStoreDword => "s_scratch_store_dword",
+            Mnemonic::SScratchStoreDwordx2 => "s_scratch_store_dwordx2",
+            Mnemonic::SScratchStoreDwordx4 => "s_scratch_store_dwordx4",
+            Mnemonic::SSendmsg => "s_sendmsg",
+            Mnemonic::SSendmsghalt => "s_sendmsghalt",
+            Mnemonic::SSetGprIdxIdx => "s_set_gpr_idx_idx",
+            Mnemonic::SSetGprIdxMode => "s_set_gpr_idx_mode",
+            Mnemonic::SSetGprIdxOff => "s_set_gpr_idx_off",
+            Mnemonic::SSetGprIdxOn => "s_set_gpr_idx_on",
+            Mnemonic::SSethalt => "s_sethalt",
+            Mnemonic::SSetkill => "s_setkill",
+            Mnemonic::SSetpcB64 => "s_setpc_b64",
+            Mnemonic::SSetprio => "s_setprio",
+            Mnemonic::SSetregB32 => "s_setreg_b32",
+            Mnemonic::SSetregImm32B32 => "s_setreg_imm32_b32",
+            Mnemonic::SSetvskip => "s_setvskip",
+            Mnemonic::SSextI32I16 => "s_sext_i32_i16",
+            Mnemonic::SSextI32I8 => "s_sext_i32_i8",
+            Mnemonic::SSleep => "s_sleep",
+            Mnemonic::SStoreDword => "s_store_dword",
+            Mnemonic::SStoreDwordx2 => "s_store_dwordx2",
+            Mnemonic::SStoreDwordx4 => "s_store_dwordx4",
+            Mnemonic::SSubI32 => "s_sub_i32",
+            Mnemonic::SSubU32 => "s_sub_u32",
+            Mnemonic::SSubbU32 => "s_subb_u32",
+            Mnemonic::SSwappcB64 => "s_swappc_b64",
+            Mnemonic::STrap => "s_trap",
+            Mnemonic::STtracedata => "s_ttracedata",
+            Mnemonic::SWaitcnt => "s_waitcnt",
+            Mnemonic::SWakeup => "s_wakeup",
+            Mnemonic::SWqmB32 => "s_wqm_b32",
+            Mnemonic::SWqmB64 => "s_wqm_b64",
+            Mnemonic::SXnorB32 => "s_xnor_b32",
+            Mnemonic::SXnorB64 => "s_xnor_b64",
+            Mnemonic::SXnorSaveexecB64 => "s_xnor_saveexec_b64",
+            Mnemonic::SXorB32 => "s_xor_b32",
+            Mnemonic::SXorB64 => "s_xor_b64",
+            Mnemonic::SXorSaveexecB64 => "s_xor_saveexec_b64",
+            Mnemonic::ScratchLoadDword => "scratch_load_dword",
+            Mnemonic::ScratchLoadDwordx2 => "scratch_load_dwordx2",
+            Mnemonic::ScratchLoadDwordx3 => "scratch_load_dwordx3",
+            Mnemonic::ScratchLoadDwordx4 => "scratch_load_dwordx4",
+            Mnemonic::ScratchLoadLdsDword => "scratch_load_lds_dword",
+            Mnemonic::ScratchLoadLdsSbyte => "scratch_load_lds_sbyte",
+            Mnemonic::ScratchLoadLdsSshort => "scratch_load_lds_sshort",
+            Mnemonic::ScratchLoadLdsUbyte => "scratch_load_lds_ubyte",
+            Mnemonic::ScratchLoadLdsUshort => "scratch_load_lds_ushort",
+            Mnemonic::ScratchLoadSbyte => "scratch_load_sbyte",
+            Mnemonic::ScratchLoadSbyteD16 => "scratch_load_sbyte_d16",
+            Mnemonic::ScratchLoadSbyteD16Hi => "scratch_load_sbyte_d16_hi",
+            Mnemonic::ScratchLoadShortD16 => "scratch_load_short_d16",
+            Mnemonic::ScratchLoadShortD16Hi => "scratch_load_short_d16_hi",
+            Mnemonic::ScratchLoadSshort => "scratch_load_sshort",
+            Mnemonic::ScratchLoadUbyte => "scratch_load_ubyte",
+            Mnemonic::ScratchLoadUbyteD16 => "scratch_load_ubyte_d16",
+            Mnemonic::ScratchLoadUbyteD16Hi => "scratch_load_ubyte_d16_hi",
+            Mnemonic::ScratchLoadUshort => "scratch_load_ushort",
+            Mnemonic::ScratchStoreByte => "scratch_store_byte",
+            Mnemonic::ScratchStoreByteD16Hi => "scratch_store_byte_d16_hi",
+            Mnemonic::ScratchStoreDword => "scratch_store_dword",
+            Mnemonic::ScratchStoreDwordx2 => "scratch_store_dwordx2",
+            Mnemonic::ScratchStoreDwordx3 => "scratch_store_dwordx3",
+            Mnemonic::ScratchStoreDwordx4 => "scratch_store_dwordx4",
+            Mnemonic::ScratchStoreShort => "scratch_store_short",
+            Mnemonic::ScratchStoreShortD16Hi => "scratch_store_short_d16_hi",
+            Mnemonic::TbufferLoadFormatD16X => "tbuffer_load_format_d16_x",
+            Mnemonic::TbufferLoadFormatD16Xy => "tbuffer_load_format_d16_xy",
+            Mnemonic::TbufferLoadFormatD16Xyz => "tbuffer_load_format_d16_xyz",
+            Mnemonic::TbufferLoadFormatD16Xyzw => "tbuffer_load_format_d16_xyzw",
+            Mnemonic::TbufferLoadFormatX => "tbuffer_load_format_x",
+            Mnemonic::TbufferLoadFormatXy => "tbuffer_load_format_xy",
+            Mnemonic::TbufferLoadFormatXyz => "tbuffer_load_format_xyz",
+            Mnemonic::TbufferLoadFormatXyzw => "tbuffer_load_format_xyzw",
+            Mnemonic::TbufferStoreFormatD16X => "tbuffer_store_format_d16_x",
+            Mnemonic::TbufferStoreFormatD16Xy => "tbuffer_store_format_d16_xy",
+            Mnemonic::TbufferStoreFormatD16Xyz => "tbuffer_store_format_d16_xyz",
+            Mnemonic::TbufferStoreFormatD16Xyzw => "tbuffer_store_format_d16_xyzw",
+            Mnemonic::TbufferStoreFormatX => "tbuffer_store_format_x",
+            Mnemonic::TbufferStoreFormatXy => "tbuffer_store_format_xy",
+            Mnemonic::TbufferStoreFormatXyz => "tbuffer_store_format_xyz",
+            Mnemonic::TbufferStoreFormatXyzw => "tbuffer_store_format_xyzw",
+            Mnemonic::VAccvgprMovB32 => "v_accvgpr_mov_b32",
+            Mnemonic::VAccvgprReadB32 => "v_accvgpr_read_b32",
+            Mnemonic::VAccvgprWriteB32 => "v_accvgpr_write_b32",
+            Mnemonic::VAdd3U32 => "v_add3_u32",
+            Mnemonic::VAddCoU32 => "v_add_co_u32",
+            Mnemonic::VAddF16 => "v_add_f16",
+            Mnemonic::VAddF32 => "v_add_f32",
+            Mnemonic::VAddF64 => "v_add_f64",
+            Mnemonic::VAddI16 => "v_add_i16",
+            Mnemonic::VAddI32 => "v_add_i32",
+            Mnemonic::VAddLshlU32 => "v_add_lshl_u32",
+            Mnemonic::VAddU16 => "v_add_u16",
+            Mnemonic::VAddU32 => "v_add_u32",
+            Mnemonic::VAddcCoU32 => "v_addc_co_u32",
+            Mnemonic::VAddcU32 => "v_addc_u32",
+            Mnemonic::VAlignbitB32 => "v_alignbit_b32",
+            Mnemonic::VAlignbyteB32 => "v_alignbyte_b32",
+            Mnemonic::VAndB32 => "v_and_b32",
+            Mnemonic::VAndOrB32 => "v_and_or_b32",
+            Mnemonic::VAshrI32 => "v_ashr_i32",
+            Mnemonic::VAshrI64 => "v_ashr_i64",
+            Mnemonic::VAshrrevI16 => "v_ashrrev_i16",
+            Mnemonic::VAshrrevI32 => "v_ashrrev_i32",
+            Mnemonic::VAshrrevI64 => "v_ashrrev_i64",
+            Mnemonic::VBcntU32B32 => "v_bcnt_u32_b32",
+            Mnemonic::VBfeI32 => "v_bfe_i32",
+            Mnemonic::VBfeU32 => "v_bfe_u32",
+            Mnemonic::VBfiB32 => "v_bfi_b32",
+            Mnemonic::VBfmB32 => "v_bfm_b32",
+            Mnemonic::VBfrevB32 => "v_bfrev_b32",
+            Mnemonic::VCeilF16 => "v_ceil_f16",
+            Mnemonic::VCeilF32 => "v_ceil_f32",
+            Mnemonic::VCeilF64 => "v_ceil_f64",
+            Mnemonic::VClrexcp => "v_clrexcp",
+            Mnemonic::VCmpClassF16 => "v_cmp_class_f16",
+            Mnemonic::VCmpClassF32 => "v_cmp_class_f32",
+            Mnemonic::VCmpClassF64 => "v_cmp_class_f64",
+            Mnemonic::VCmpEqF16 => "v_cmp_eq_f16",
+            Mnemonic::VCmpEqF32 => "v_cmp_eq_f32",
+            Mnemonic::VCmpEqF64 => "v_cmp_eq_f64",
+            Mnemonic::VCmpEqI16 => "v_cmp_eq_i16",
+            Mnemonic::VCmpEqI32 => "v_cmp_eq_i32",
+            Mnemonic::VCmpEqI64 => "v_cmp_eq_i64",
+            Mnemonic::VCmpEqU16 => "v_cmp_eq_u16",
+            Mnemonic::VCmpEqU32 => "v_cmp_eq_u32",
+            Mnemonic::VCmpEqU64 => "v_cmp_eq_u64",
+            Mnemonic::VCmpFF16 => "v_cmp_f_f16",
+            Mnemonic::VCmpFF32 => "v_cmp_f_f32",
+            Mnemonic::VCmpFF64 => "v_cmp_f_f64",
+            Mnemonic::VCmpFI16 => "v_cmp_f_i16",
+            Mnemonic::VCmpFI32 => "v_cmp_f_i32",
+            Mnemonic::VCmpFI64 => "v_cmp_f_i64",
+            Mnemonic::VCmpFU16 => "v_cmp_f_u16",
+            Mnemonic::VCmpFU32 => "v_cmp_f_u32",
+            Mnemonic::VCmpFU64 => "v_cmp_f_u64",
+            Mnemonic::VCmpGeF16 => "v_cmp_ge_f16",
+            Mnemonic::VCmpGeF32 => "v_cmp_ge_f32",
+            Mnemonic::VCmpGeF64 => "v_cmp_ge_f64",
+            Mnemonic::VCmpGeI16 => "v_cmp_ge_i16",
+            Mnemonic::VCmpGeI32 => "v_cmp_ge_i32",
+            Mnemonic::VCmpGeI64 => "v_cmp_ge_i64",
+            Mnemonic::VCmpGeU16 => "v_cmp_ge_u16",
+            Mnemonic::VCmpGeU32 => "v_cmp_ge_u32",
+            Mnemonic::VCmpGeU64 => "v_cmp_ge_u64",
+            Mnemonic::VCmpGtF16 => "v_cmp_gt_f16",
+            Mnemonic::VCmpGtF32 => "v_cmp_gt_f32",
+            Mnemonic::VCmpGtF64 => "v_cmp_gt_f64",
+            Mnemonic::VCmpGtI16 => "v_cmp_gt_i16",
+            Mnemonic::VCmpGtI32 => "v_cmp_gt_i32",
+            Mnemonic::VCmpGtI64 => "v_cmp_gt_i64",
+            Mnemonic::VCmpGtU16 => "v_cmp_gt_u16",
+            Mnemonic::VCmpGtU32 => "v_cmp_gt_u32",
+            Mnemonic::VCmpGtU64 => "v_cmp_gt_u64",
+            Mnemonic::VCmpLeF16 => "v_cmp_le_f16",
+            Mnemonic::VCmpLeF32 => "v_cmp_le_f32",
+            Mnemonic::VCmpLeF64 => "v_cmp_le_f64",
+            Mnemonic::VCmpLeI16 => "v_cmp_le_i16",
+            Mnemonic::VCmpLeI32 => "v_cmp_le_i32",
+            Mnemonic::VCmpLeI64 => "v_cmp_le_i64",
+            Mnemonic::VCmpLeU16 => "v_cmp_le_u16",
+            Mnemonic::VCmpLeU32 => "v_cmp_le_u32",
+            Mnemonic::VCmpLeU64 => "v_cmp_le_u64",
+            Mnemonic::VCmpLgF16 => "v_cmp_lg_f16",
+            Mnemonic::VCmpLgF32 => "v_cmp_lg_f32",
+            Mnemonic::VCmpLgF64 => "v_cmp_lg_f64",
+            Mnemonic::VCmpLtF16 => "v_cmp_lt_f16",
+            Mnemonic::VCmpLtF32 => "v_cmp_lt_f32",
+            Mnemonic::VCmpLtF64 => "v_cmp_lt_f64",
+            Mnemonic::VCmpLtI16 => "v_cmp_lt_i16",
+            Mnemonic::VCmpLtI32 => "v_cmp_lt_i32",
+            Mnemonic::VCmpLtI64 => "v_cmp_lt_i64",
+            Mnemonic::VCmpLtU16 => "v_cmp_lt_u16",
+            Mnemonic::VCmpLtU32 => "v_cmp_lt_u32",
+            Mnemonic::VCmpLtU64 => "v_cmp_lt_u64",
+            Mnemonic::VCmpNeI16 => "v_cmp_ne_i16",
+            Mnemonic::VCmpNeI32 => "v_cmp_ne_i32",
+            Mnemonic::VCmpNeI64 => "v_cmp_ne_i64",
+            Mnemonic::VCmpNeU16 => "v_cmp_ne_u16",
+            Mnemonic::VCmpNeU32 => "v_cmp_ne_u32",
+            Mnemonic::VCmpNeU64 => "v_cmp_ne_u64",
+            Mnemonic::VCmpNeqF16 => "v_cmp_neq_f16",
+            Mnemonic::VCmpNeqF32 => "v_cmp_neq_f32",
+            Mnemonic::VCmpNeqF64 => "v_cmp_neq_f64",
+            Mnemonic::VCmpNgeF16 => "v_cmp_nge_f16",
+            Mnemonic::VCmpNgeF32 => "v_cmp_nge_f32",
+            Mnemonic::VCmpNgeF64 => "v_cmp_nge_f64",
+            Mnemonic::VCmpNgtF16 => "v_cmp_ngt_f16",
+            Mnemonic::VCmpNgtF32 => "v_cmp_ngt_f32",
+            Mnemonic::VCmpNgtF64 => "v_cmp_ngt_f64",
+            Mnemonic::VCmpNleF16 => "v_cmp_nle_f16",
+            Mnemonic::VCmpNleF32 => "v_cmp_nle_f32",
+            Mnemonic::VCmpNleF64 => "v_cmp_nle_f64",
+            Mnemonic::VCmpNlgF16 => "v_cmp_nlg_f16",
+            Mnemonic::VCmpNlgF32 => "v_cmp_nlg_f32",
+            Mnemonic::VCmpNlgF64 => "v_cmp_nlg_f64",
+            Mnemonic::VCmpNltF16 => "v_cmp_nlt_f16",
+            Mnemonic::VCmpNltF32 => "v_cmp_nlt_f32",
+            Mnemonic::VCmpNltF64 => "v_cmp_nlt_f64",
+            Mnemonic::VCmpOF16 => "v_cmp_o_f16",
+            Mnemonic::VCmpOF32 => "v_cmp_o_f32",
+            Mnemonic::VCmpOF64 => "v_cmp_o_f64",
+            Mnemonic::VCmpTI16 => "v_cmp_t_i16",
+            Mnemonic::VCmpTI32 => "v_cmp_t_i32",
+            Mnemonic::VCmpTI64 => "v_cmp_t_i64",
+            Mnemonic::VCmpTU16 => "v_cmp_t_u16",
+            Mnemonic::VCmpTU32 => "v_cmp_t_u32",
+            Mnemonic::VCmpTU64 => "v_cmp_t_u64",
+            Mnemonic::VCmpTruF16 => "v_cmp_tru_f16",
+            Mnemonic::VCmpTruF32 => "v_cmp_tru_f32",
+            Mnemonic::VCmpTruF64 => "v_cmp_tru_f64",
+            Mnemonic::VCmpUF16 => "v_cmp_u_f16",
+            Mnemonic::VCmpUF32 => "v_cmp_u_f32",
+            Mnemonic::VCmpUF64 => "v_cmp_u_f64",
+            Mnemonic::VCmpsEqF32 => "v_cmps_eq_f32",
+            Mnemonic::VCmpsEqF64 => "v_cmps_eq_f64",
+            Mnemonic::VCmpsFF32 => "v_cmps_f_f32",
+            Mnemonic::VCmpsFF64 => "v_cmps_f_f64",
+            Mnemonic::VCmpsGeF32 => "v_cmps_ge_f32",
+            Mnemonic::VCmpsGeF64 => "v_cmps_ge_f64",
+            Mnemonic::VCmpsGtF32 => "v_cmps_gt_f32",
+            Mnemonic::VCmpsGtF64 => "v_cmps_gt_f64",
+            Mnemonic::VCmpsLeF32 => "v_cmps_le_f32",
+            Mnemonic::VCmpsLeF64 => "v_cmps_le_f64",
+            Mnemonic::VCmpsLgF32 => "v_cmps_lg_f32",
+            Mnemonic::VCmpsLgF64 => "v_cmps_lg_f64",
+            Mnemonic::VCmpsLtF32 => "v_cmps_lt_f32",
+            Mnemonic::VCmpsLtF64 => "v_cmps_lt_f64",
+            Mnemonic::VCmpsNeqF32 => "v_cmps_neq_f32",
+            Mnemonic::VCmpsNeqF64 => "v_cmps_neq_f64",
+            Mnemonic::VCmpsNgeF32 => "v_cmps_nge_f32",
+            Mnemonic::VCmpsNgeF64 => "v_cmps_nge_f64",
+            Mnemonic::VCmpsNgtF32 => "v_cmps_ngt_f32",
+            Mnemonic::VCmpsNgtF64 => "v_cmps_ngt_f64",
+            Mnemonic::VCmpsNleF32 => "v_cmps_nle_f32",
+            Mnemonic::VCmpsNleF64 => "v_cmps_nle_f64",
+            Mnemonic::VCmpsNlgF32 => "v_cmps_nlg_f32",
+            Mnemonic::VCmpsNlgF64 => "v_cmps_nlg_f64",
+            Mnemonic::VCmpsNltF32 => "v_cmps_nlt_f32",
+            Mnemonic::VCmpsNltF64 => "v_cmps_nlt_f64",
+            Mnemonic::VCmpsOF32 => "v_cmps_o_f32",
+            Mnemonic::VCmpsOF64 => "v_cmps_o_f64",
+            Mnemonic::VCmpsTruF32 => "v_cmps_tru_f32",
+            Mnemonic::VCmpsTruF64 => "v_cmps_tru_f64",
+            Mnemonic::VCmpsUF32 => "v_cmps_u_f32",
+            Mnemonic::VCmpsUF64 => "v_cmps_u_f64",
+            Mnemonic::VCmpsxEqF32 => "v_cmpsx_eq_f32",
+            Mnemonic::VCmpsxEqF64 => "v_cmpsx_eq_f64",
+            Mnemonic::VCmpsxFF32 => "v_cmpsx_f_f32",
+            Mnemonic::VCmpsxFF64 => "v_cmpsx_f_f64",
+            Mnemonic::VCmpsxGeF32 => "v_cmpsx_ge_f32",
+            Mnemonic::VCmpsxGeF64 => "v_cmpsx_ge_f64",
+            Mnemonic::VCmpsxGtF32 => "v_cmpsx_gt_f32",
+            Mnemonic::VCmpsxGtF64 => "v_cmpsx_gt_f64",
+            Mnemonic::VCmpsxLeF32 => "v_cmpsx_le_f32",
+            Mnemonic::VCmpsxLeF64 => "v_cmpsx_le_f64",
+            Mnemonic::VCmpsxLgF32 => "v_cmpsx_lg_f32",
+            Mnemonic::VCmpsxLgF64 => "v_cmpsx_lg_f64",
+            Mnemonic::VCmpsxLtF32 => "v_cmpsx_lt_f32",
+            Mnemonic::VCmpsxLtF64 => "v_cmpsx_lt_f64",
+            Mnemonic::VCmpsxNeqF32 => "v_cmpsx_neq_f32",
+            Mnemonic::VCmpsxNeqF64 => "v_cmpsx_neq_f64",
+            Mnemonic::VCmpsxNgeF32 => "v_cmpsx_nge_f32",
+            Mnemonic::VCmpsxNgeF64 => "v_cmpsx_nge_f64",
+            Mnemonic::VCmpsxNgtF32 => "v_cmpsx_ngt_f32",
+            Mnemonic::VCmpsxNgtF64 => "v_cmpsx_ngt_f64",
+            Mnemonic::VCmpsxNleF32 => "v_cmpsx_nle_f32",
+            Mnemonic::VCmpsxNleF64 => "v_cmpsx_nle_f64",
+            Mnemonic::VCmpsxNlgF32 => "v_cmpsx_nlg_f32",
+            Mnemonic::VCmpsxNlgF64 => "v_cmpsx_nlg_f64",
+            Mnemonic::VCmpsxNltF32 => "v_cmpsx_nlt_f32",
+            Mnemonic::VCmpsxNltF64 => "v_cmpsx_nlt_f64",
+            Mnemonic::VCmpsxOF32 => "v_cmpsx_o_f32",
+            Mnemonic::VCmpsxOF64 => "v_cmpsx_o_f64",
+            Mnemonic::VCmpsxTruF32 => "v_cmpsx_tru_f32",
+            Mnemonic::VCmpsxTruF64 => "v_cmpsx_tru_f64",
+            Mnemonic::VCmpsxUF32 => "v_cmpsx_u_f32",
+            Mnemonic::VCmpsxUF64 => "v_cmpsx_u_f64",
+            Mnemonic::VCmpxClassF16 => "v_cmpx_class_f16",
+            Mnemonic::VCmpxClassF32 => "v_cmpx_class_f32",
+            Mnemonic::VCmpxClassF64 => "v_cmpx_class_f64",
+            Mnemonic::VCmpxEqF16 => "v_cmpx_eq_f16",
+            Mnemonic::VCmpxEqF32 => "v_cmpx_eq_f32",
+            Mnemonic::VCmpxEqF64 => "v_cmpx_eq_f64",
+            Mnemonic::VCmpxEqI16 => "v_cmpx_eq_i16",
+            Mnemonic::VCmpxEqI32 => "v_cmpx_eq_i32",
+            Mnemonic::VCmpxEqI64 => "v_cmpx_eq_i64",
+            Mnemonic::VCmpxEqU16 => "v_cmpx_eq_u16",
+            Mnemonic::VCmpxEqU32 => "v_cmpx_eq_u32",
+            Mnemonic::VCmpxEqU64 => "v_cmpx_eq_u64",
+            Mnemonic::VCmpxFF16 => "v_cmpx_f_f16",
+            Mnemonic::VCmpxFF32 => "v_cmpx_f_f32",
+            Mnemonic::VCmpxFF64 => "v_cmpx_f_f64",
+            Mnemonic::VCmpxFI16 => "v_cmpx_f_i16",
+            Mnemonic::VCmpxFI32 => "v_cmpx_f_i32",
+            Mnemonic::VCmpxFI64 => "v_cmpx_f_i64",
+            Mnemonic::VCmpxFU16 => "v_cmpx_f_u16",
+            Mnemonic::VCmpxFU32 => "v_cmpx_f_u32",
+            Mnemonic::VCmpxFU64 => "v_cmpx_f_u64",
+            Mnemonic::VCmpxGeF16 => "v_cmpx_ge_f16",
+            Mnemonic::VCmpxGeF32 => "v_cmpx_ge_f32",
+            Mnemonic::VCmpxGeF64 => "v_cmpx_ge_f64",
+            Mnemonic::VCmpxGeI16 => "v_cmpx_ge_i16",
+            Mnemonic::VCmpxGeI32 => "v_cmpx_ge_i32",
+            Mnemonic::VCmpxGeI64 => "v_cmpx_ge_i64",
+            Mnemonic::VCmpxGeU16 => "v_cmpx_ge_u16",
+            Mnemonic::VCmpxGeU32 => "v_cmpx_ge_u32",
+            Mnemonic::VCmpxGeU64 => "v_cmpx_ge_u64",
+            Mnemonic::VCmpxGtF16 => "v_cmpx_gt_f16",
+            Mnemonic::VCmpxGtF32 => "v_cmpx_gt_f32",
+            Mnemonic::VCmpxGtF64 => "v_cmpx_gt_f64",
+            Mnemonic::VCmpxGtI16 => "v_cmpx_gt_i16",
+            Mnemonic::VCmpxGtI32 => "v_cmpx_gt_i32",
+            Mnemonic::VCmpxGtI64 => "v_cmpx_gt_i64",
+            Mnemonic::VCmpxGtU16 => "v_cmpx_gt_u16",
+            Mnemonic::VCmpxGtU32 => "v_cmpx_gt_u32",
+            Mnemonic::VCmpxGtU64 => "v_cmpx_gt_u64",
+            Mnemonic::VCmpxLeF16 => "v_cmpx_le_f16",
+            Mnemonic::VCmpxLeF32 => "v_cmpx_le_f32",
+            Mnemonic::VCmpxLeF64 => "v_cmpx_le_f64",
+            Mnemonic::VCmpxLeI16 => "v_cmpx_le_i16",
+            Mnemonic::VCmpxLeI32 => "v_cmpx_le_i32",
+            Mnemonic::VCmpxLeI64 => "v_cmpx_le_i64",
+            Mnemonic::VCmpxLeU16 => "v_cmpx_le_u16",
+            Mnemonic::VCmpxLeU32 => "v_cmpx_le_u32",
+            Mnemonic::VCmpxLeU64 => "v_cmpx_le_u64",
+            Mnemonic::VCmpxLgF16 => "v_cmpx_lg_f16",
+            Mnemonic::VCmpxLgF32 => "v_cmpx_lg_f32",
+            Mnemonic::VCmpxLgF64 => "v_cmpx_lg_f64",
+            Mnemonic::VCmpxLtF16 => "v_cmpx_lt_f16",
+            Mnemonic::VCmpxLtF32 => "v_cmpx_lt_f32",
+            Mnemonic::VCmpxLtF64 => "v_cmpx_lt_f64",
+            Mnemonic::VCmpxLtI16 => "v_cmpx_lt_i16",
+            Mnemonic::VCmpxLtI32 => "v_cmpx_lt_i32",
+            Mnemonic::VCmpxLtI64 => "v_cmpx_lt_i64",
+            Mnemonic::VCmpxLtU16 => "v_cmpx_lt_u16",
+            Mnemonic::VCmpxLtU32 => "v_cmpx_lt_u32",
+            Mnemonic::VCmpxLtU64 => "v_cmpx_lt_u64",
+            Mnemonic::VCmpxNeI16 => "v_cmpx_ne_i16",
+            Mnemonic::VCmpxNeI32 => "v_cmpx_ne_i32",
+            Mnemonic::VCmpxNeI64 => "v_cmpx_ne_i64",
+            Mnemonic::VCmpxNeU16 => "v_cmpx_ne_u16",
+            Mnemonic::VCmpxNeU32 => "v_cmpx_ne_u32",
+            Mnemonic::VCmpxNeU64 => "v_cmpx_ne_u64",
+            Mnemonic::VCmpxNeqF16 => "v_cmpx_neq_f16",
+            Mnemonic::VCmpxNeqF32 => "v_cmpx_neq_f32",
+            Mnemonic::VCmpxNeqF64 => "v_cmpx_neq_f64",
+            Mnemonic::VCmpxNgeF16 => "v_cmpx_nge_f16",
+            Mnemonic::VCmpxNgeF32 => "v_cmpx_nge_f32",
+            Mnemonic::VCmpxNgeF64 => "v_cmpx_nge_f64",
+            Mnemonic::VCmpxNgtF16 => "v_cmpx_ngt_f16",
+            Mnemonic::VCmpxNgtF32 => "v_cmpx_ngt_f32",
+            Mnemonic::VCmpxNgtF64 => "v_cmpx_ngt_f64",
+            Mnemonic::VCmpxNleF16 => "v_cmpx_nle_f16",
+            Mnemonic::VCmpxNleF32 => "v_cmpx_nle_f32",
+            Mnemonic::VCmpxNleF64 => "v_cmpx_nle_f64",
+            Mnemonic::VCmpxNlgF16 => "v_cmpx_nlg_f16",
+            Mnemonic::VCmpxNlgF32 => "v_cmpx_nlg_f32",
+            Mnemonic::VCmpxNlgF64 => "v_cmpx_nlg_f64",
+            Mnemonic::VCmpxNltF16 => "v_cmpx_nlt_f16",
+            Mnemonic::VCmpxNltF32 => "v_cmpx_nlt_f32",
+            Mnemonic::VCmpxNltF64 => "v_cmpx_nlt_f64",
+            Mnemonic::VCmpxOF16 => "v_cmpx_o_f16",
+            Mnemonic::VCmpxOF32 => "v_cmpx_o_f32",
+            Mnemonic::VCmpxOF64 => "v_cmpx_o_f64",
+            Mnemonic::VCmpxTI16 => "v_cmpx_t_i16",
+            Mnemonic::VCmpxTI32 => "v_cmpx_t_i32",
+            Mnemonic::VCmpxTI64 => "v_cmpx_t_i64",
+            Mnemonic::VCmpxTU16 => "v_cmpx_t_u16",
+            Mnemonic::VCmpxTU32 => "v_cmpx_t_u32",
+            Mnemonic::VCmpxTU64 => "v_cmpx_t_u64",
+            Mnemonic::VCmpxTruF16 => "v_cmpx_tru_f16",
+            Mnemonic::VCmpxTruF32 => "v_cmpx_tru_f32",
+            Mnemonic::VCmpxTruF64 => "v_cmpx_tru_f64",
+            Mnemonic::VCmpxUF16 => "v_cmpx_u_f16",
+            Mnemonic::VCmpxUF32 => "v_cmpx_u_f32",
+            Mnemonic::VCmpxUF64 => "v_cmpx_u_f64",
+            Mnemonic::VCndmaskB32 => "v_cndmask_b32",
+            Mnemonic::VCosF16 => "v_cos_f16",
+            Mnemonic::VCosF32 => "v_cos_f32",
+            Mnemonic::VCubeidF32 => "v_cubeid_f32",
+            Mnemonic::VCubemaF32 => "v_cubema_f32",
+            Mnemonic::VCubescF32 => "v_cubesc_f32",
+            Mnemonic::VCubetcF32 => "v_cubetc_f32",
+            Mnemonic::VCvtF16F32 => "v_cvt_f16_f32",
+            Mnemonic::VCvtF16I16 => "v_cvt_f16_i16",
+            Mnemonic::VCvtF16U16 => "v_cvt_f16_u16",
+            Mnemonic::VCvtF32Bf8 => "v_cvt_f32_bf8",
+            Mnemonic::VCvtF32F16 => "v_cvt_f32_f16",
+            Mnemonic::VCvtF32F64 => "v_cvt_f32_f64",
+            Mnemonic::VCvtF32Fp8 => "v_cvt_f32_fp8",
+            Mnemonic::VCvtF32I32 => "v_cvt_f32_i32",
+            Mnemonic::VCvtF32U32 => "v_cvt_f32_u32",
+            Mnemonic::VCvtF32Ubyte0 => "v_cvt_f32_ubyte0",
+            Mnemonic::VCvtF32Ubyte1 => "v_cvt_f32_ubyte1",
+            Mnemonic::VCvtF32Ubyte2 => "v_cvt_f32_ubyte2",
+            Mnemonic::VCvtF32Ubyte3 => "v_cvt_f32_ubyte3",
+            Mnemonic::VCvtF64F32 => "v_cvt_f64_f32",
+            Mnemonic::VCvtF64I32 => "v_cvt_f64_i32",
+            Mnemonic::VCvtF64U32 => "v_cvt_f64_u32",
+            Mnemonic::VCvtFlrI32F32 => "v_cvt_flr_i32_f32",
+            Mnemonic::VCvtI16F16 => "v_cvt_i16_f16",
+            Mnemonic::VCvtI32F32 => "v_cvt_i32_f32",
+            Mnemonic::VCvtI32F64 => "v_cvt_i32_f64",
+            Mnemonic::VCvtNormI16F16 => "v_cvt_norm_i16_f16",
+            Mnemonic::VCvtNormU16F16 => "v_cvt_norm_u16_f16",
+            Mnemonic::VCvtOffF32I4 => "v_cvt_off_f32_i4",
+            Mnemonic::VCvtPkBf8F32 => "v_cvt_pk_bf8_f32",
+            Mnemonic::VCvtPkF32Bf8 => "v_cvt_pk_f32_bf8",
+            Mnemonic::VCvtPkF32Fp8 => "v_cvt_pk_f32_fp8",
+            Mnemonic::VCvtPkFp8F32 => "v_cvt_pk_fp8_f32",
+            Mnemonic::VCvtPkI16I32 => "v_cvt_pk_i16_i32",
+            Mnemonic::VCvtPkU16U32 => "v_cvt_pk_u16_u32",
+            Mnemonic::VCvtPkU8F32 => "v_cvt_pk_u8_f32",
+            Mnemonic::VCvtPkaccumU8F32 => "v_cvt_pkaccum_u8_f32",
+            Mnemonic::VCvtPknormI16F16 => "v_cvt_pknorm_i16_f16",
+            Mnemonic::VCvtPknormI16F32 => "v_cvt_pknorm_i16_f32",
+            Mnemonic::VCvtPknormU16F16 => "v_cvt_pknorm_u16_f16",
+            Mnemonic::VCvtPknormU16F32 => "v_cvt_pknorm_u16_f32",
+            Mnemonic::VCvtPkrtzF16F32 => "v_cvt_pkrtz_f16_f32",
+            Mnemonic::VCvtRpiI32F32 => "v_cvt_rpi_i32_f32",
+            Mnemonic::VCvtSrBf8F32 => "v_cvt_sr_bf8_f32",
+            Mnemonic::VCvtSrFp8F32 => "v_cvt_sr_fp8_f32",
+            Mnemonic::VCvtU16F16 => "v_cvt_u16_f16",
+            Mnemonic::VCvtU32F32 => "v_cvt_u32_f32",
+            Mnemonic::VCvtU32F64 => "v_cvt_u32_f64",
+            Mnemonic::VDivFixupF16 => "v_div_fixup_f16",
+            Mnemonic::VDivFixupF32 => "v_div_fixup_f32",
+            Mnemonic::VDivFixupF64 => "v_div_fixup_f64",
+            Mnemonic::VDivFixupLegacyF16 => "v_div_fixup_legacy_f16",
+            Mnemonic::VDivFmasF32 => "v_div_fmas_f32",
+            Mnemonic::VDivFmasF64 => "v_div_fmas_f64",
+            Mnemonic::VDivScaleF32 => "v_div_scale_f32",
+            Mnemonic::VDivScaleF64 => "v_div_scale_f64",
+            Mnemonic::VDot2F32F16 => "v_dot2_f32_f16",
+            Mnemonic::VDot2I32I16 => "v_dot2_i32_i16",
+            Mnemonic::VDot2U32U16 => "v_dot2_u32_u16",
+            Mnemonic::VDot2cF32F16 => "v_dot2c_f32_f16",
+            Mnemonic::VDot2cI32I16 => "v_dot2c_i32_i16",
+            Mnemonic::VDot4I32I8 => "v_dot4_i32_i8",
+            Mnemonic::VDot4U32U8 => "v_dot4_u32_u8",
+            Mnemonic::VDot4cI32I8 => "v_dot4c_i32_i8",
+            Mnemonic::VDot8I32I4 => "v_dot8_i32_i4",
+            Mnemonic::VDot8U32U4 => "v_dot8_u32_u4",
+            Mnemonic::VDot8cI32I4 => "v_dot8c_i32_i4",
+            Mnemonic::VExpF16 => "v_exp_f16",
+            Mnemonic::VExpF32 => "v_exp_f32",
+            Mnemonic::VExpLegacyF32 => "v_exp_legacy_f32",
+            Mnemonic::VFfbhI32 => "v_ffbh_i32",
+            Mnemonic::VFfbhU32 => "v_ffbh_u32",
+            Mnemonic::VFfblB32 => "v_ffbl_b32",
+            Mnemonic::VFloorF16 => "v_floor_f16",
+            Mnemonic::VFloorF32 => "v_floor_f32",
+            Mnemonic::VFloorF64 => "v_floor_f64",
+            Mnemonic::VFmaF16 => "v_fma_f16",
+            Mnemonic::VFmaF32 => "v_fma_f32",
+            Mnemonic::VFmaF64 => "v_fma_f64",
+            Mnemonic::VFmaLegacyF16 => "v_fma_legacy_f16",
+            Mnemonic::VFmaMixF32 => "v_fma_mix_f32",
+            Mnemonic::VFmaMixhiF16 => "v_fma_mixhi_f16",
+            Mnemonic::VFmaMixloF16 => "v_fma_mixlo_f16",
+            Mnemonic::VFmaakF32 => "v_fmaak_f32",
+            Mnemonic::VFmacF32 => "v_fmac_f32",
+            Mnemonic::VFmacF64 => "v_fmac_f64",
+            Mnemonic::VFmamkF32 => "v_fmamk_f32",
+            Mnemonic::VFractF16 => "v_fract_f16",
+            Mnemonic::VFractF32 => "v_fract_f32",
+            Mnemonic::VFractF64 => "v_fract_f64",
+            Mnemonic::VFrexpExpI16F16 => "v_frexp_exp_i16_f16",
+            Mnemonic::VFrexpExpI32F32 => "v_frexp_exp_i32_f32",
+            Mnemonic::VFrexpExpI32F64 => "v_frexp_exp_i32_f64",
+            Mnemonic::VFrexpMantF16 => "v_frexp_mant_f16",
+            Mnemonic::VFrexpMantF32 => "v_frexp_mant_f32",
+            Mnemonic::VFrexpMantF64 => "v_frexp_mant_f64",
+            Mnemonic::VInterpMovF32 => "v_interp_mov_f32",
+            Mnemonic::VInterpP1F32 => "v_interp_p1_f32",
+            Mnemonic::VInterpP1llF16 => "v_interp_p1ll_f16",
+            Mnemonic::VInterpP1lvF16 => "v_interp_p1lv_f16",
+            Mnemonic::VInterpP2F16 => "v_interp_p2_f16",
+            Mnemonic::VInterpP2F32 => "v_interp_p2_f32",
+            Mnemonic::VInterpP2LegacyF16 => "v_interp_p2_legacy_f16",
+            Mnemonic::VLdexpF16 => "v_ldexp_f16",
+            Mnemonic::VLdexpF32 => "v_ldexp_f32",
+            Mnemonic::VLdexpF64 => "v_ldexp_f64",
+            Mnemonic::VLerpU8 => "v_lerp_u8",
+            Mnemonic::VLogClampF32 => "v_log_clamp_f32",
+            Mnemonic::VLogF16 => "v_log_f16",
+            Mnemonic::VLogF32 => "v_log_f32",
+            Mnemonic::VLogLegacyF32 => "v_log_legacy_f32",
+            Mnemonic::VLshlAddU32 => "v_lshl_add_u32",
+            Mnemonic::VLshlAddU64 => "v_lshl_add_u64",
+            Mnemonic::VLshlB32 => "v_lshl_b32",
+            Mnemonic::VLshlB64 => "v_lshl_b64",
+            Mnemonic::VLshlOrB32 => "v_lshl_or_b32",
+            Mnemonic::VLshlrevB16 => "v_lshlrev_b16",
+            Mnemonic::VLshlrevB32 => "v_lshlrev_b32",
+            Mnemonic::VLshlrevB64 => "v_lshlrev_b64",
+            Mnemonic::VLshrB32 => "v_lshr_b32",
+            Mnemonic::VLshrB64 => "v_lshr_b64",
+            Mnemonic::VLshrrevB16 => "v_lshrrev_b16",
+            Mnemonic::VLshrrevB32 => "v_lshrrev_b32",
+            Mnemonic::VLshrrevB64 => "v_lshrrev_b64",
+            Mnemonic::VMacF16 => "v_mac_f16",
+            Mnemonic::VMacF32 => "v_mac_f32",
+            Mnemonic::VMacLegacyF32 => "v_mac_legacy_f32",
+            Mnemonic::VMadF16 => "v_mad_f16",
+            Mnemonic::VMadF32 => "v_mad_f32",
+            Mnemonic::VMadI16 => "v_mad_i16",
+            Mnemonic::VMadI32I16 => "v_mad_i32_i16",
+            Mnemonic::VMadI32I24 => "v_mad_i32_i24",
+            Mnemonic::VMadI64I32 => "v_mad_i64_i32",
+            Mnemonic::VMadLegacyF16 => "v_mad_legacy_f16",
+            Mnemonic::VMadLegacyF32 => "v_mad_legacy_f32",
+            Mnemonic::VMadLegacyI16 => "v_mad_legacy_i16",
+            Mnemonic::VMadLegacyU16 => "v_mad_legacy_u16",
+            Mnemonic::VMadMixF32 => "v_mad_mix_f32",
+            Mnemonic::VMadMixhiF16 => "v_mad_mixhi_f16",
+            Mnemonic::VMadMixloF16 => "v_mad_mixlo_f16",
+            Mnemonic::VMadU16 => "v_mad_u16",
+            Mnemonic::VMadU32U16 => "v_mad_u32_u16",
+            Mnemonic::VMadU32U24 => "v_mad_u32_u24",
+            Mnemonic::VMadU64U32 => "v_mad_u64_u32",
+            Mnemonic::VMadakF16 => "v_madak_f16",
+            Mnemonic::VMadakF32 => "v_madak_f32",
+            Mnemonic::VMadmkF16 => "v_madmk_f16",
+            Mnemonic::VMadmkF32 => "v_madmk_f32",
+            Mnemonic::VMax3F16 => "v_max3_f16",
+            Mnemonic::VMax3F32 => "v_max3_f32",
+            Mnemonic::VMax3I16 => "v_max3_i16",
+            Mnemonic::VMax3I32 => "v_max3_i32",
+            Mnemonic::VMax3U16 => "v_max3_u16",
+            Mnemonic::VMax3U32 => "v_max3_u32",
+            Mnemonic::VMaxF16 => "v_max_f16",
+            Mnemonic::VMaxF32 => "v_max_f32",
+            Mnemonic::VMaxF64 => "v_max_f64",
+            Mnemonic::VMaxI16 => "v_max_i16",
+            Mnemonic::VMaxI32 => "v_max_i32",
+            Mnemonic::VMaxLegacyF32 => "v_max_legacy_f32",
+            Mnemonic::VMaxU16 => "v_max_u16",
+            Mnemonic::VMaxU32 => "v_max_u32",
+            Mnemonic::VMbcntHiU32B32 => "v_mbcnt_hi_u32_b32",
+            Mnemonic::VMbcntLoU32B32 => "v_mbcnt_lo_u32_b32",
+            Mnemonic::VMed3F16 => "v_med3_f16",
+            Mnemonic::VMed3F32 => "v_med3_f32",
+            Mnemonic::VMed3I16 => "v_med3_i16",
+            Mnemonic::VMed3I32 => "v_med3_i32",
+            Mnemonic::VMed3U16 => "v_med3_u16",
+            Mnemonic::VMed3U32 => "v_med3_u32",
+            Mnemonic::VMfmaF3216x16x16Bf16 => "v_mfma_f32_16x16x16_bf16",
+            Mnemonic::VMfmaF3216x16x16F16 => "v_mfma_f32_16x16x16_f16",
+            Mnemonic::VMfmaF3216x16x16bf161k => "v_mfma_f32_16x16x16bf16_1k",
+            Mnemonic::VMfmaF3216x16x16f16 => "v_mfma_f32_16x16x16f16",
+            Mnemonic::VMfmaF3216x16x14bF32 => "v_mfma_f32_16x16x1_4b_f32",
+            Mnemonic::VMfmaF3216x16x1f32 => "v_mfma_f32_16x16x1f32",
+            Mnemonic::VMfmaF3216x16x2bf16 => "v_mfma_f32_16x16x2bf16",
+            Mnemonic::VMfmaF3216x16x32Bf8Bf8 => "v_mfma_f32_16x16x32_bf8_bf8",
+            Mnemonic::VMfmaF3216x16x32Bf8Fp8 => "v_mfma_f32_16x16x32_bf8_fp8",
+            Mnemonic::VMfmaF3216x16x32Fp8Bf8 => "v_mfma_f32_16x16x32_fp8_bf8",
+            Mnemonic::VMfmaF3216x16x32Fp8Fp8 => "v_mfma_f32_16x16x32_fp8_fp8",
+            Mnemonic::VMfmaF3216x16x44bBf16 => "v_mfma_f32_16x16x4_4b_bf16",
+            Mnemonic::VMfmaF3216x16x44bF16 => "v_mfma_f32_16x16x4_4b_f16",
+            Mnemonic::VMfmaF3216x16x4F32 => "v_mfma_f32_16x16x4_f32",
+            Mnemonic::VMfmaF3216x16x4bf161k => "v_mfma_f32_16x16x4bf16_1k",
+            Mnemonic::VMfmaF3216x16x4f16 => "v_mfma_f32_16x16x4f16",
+            Mnemonic::VMfmaF3216x16x4f32 => "v_mfma_f32_16x16x4f32",
+            Mnemonic::VMfmaF3216x16x8Xf32 => "v_mfma_f32_16x16x8_xf32",
+            Mnemonic::VMfmaF3216x16x8bf16 => "v_mfma_f32_16x16x8bf16",
+            Mnemonic::VMfmaF3232x32x16Bf8Bf8 => "v_mfma_f32_32x32x16_bf8_bf8",
+            Mnemonic::VMfmaF3232x32x16Bf8Fp8 => "v_mfma_f32_32x32x16_bf8_fp8",
+            Mnemonic::VMfmaF3232x32x16Fp8Bf8 => "v_mfma_f32_32x32x16_fp8_bf8",
+            Mnemonic::VMfmaF3232x32x16Fp8Fp8 => "v_mfma_f32_32x32x16_fp8_fp8",
+            Mnemonic::VMfmaF3232x32x12bF32 => "v_mfma_f32_32x32x1_2b_f32",
+            Mnemonic::VMfmaF3232x32x1f32 => "v_mfma_f32_32x32x1f32",
+            Mnemonic::VMfmaF3232x32x2F32 => "v_mfma_f32_32x32x2_f32",
+            Mnemonic::VMfmaF3232x32x2bf16 => "v_mfma_f32_32x32x2bf16",
+            Mnemonic::VMfmaF3232x32x2f32 => "v_mfma_f32_32x32x2f32",
+            Mnemonic::VMfmaF3232x32x42bBf16 => "v_mfma_f32_32x32x4_2b_bf16",
+            Mnemonic::VMfmaF3232x32x42bF16 => "v_mfma_f32_32x32x4_2b_f16",
+            Mnemonic::VMfmaF3232x32x4Xf32 => "v_mfma_f32_32x32x4_xf32",
+            Mnemonic::VMfmaF3232x32x4bf16 => "v_mfma_f32_32x32x4bf16",
+            Mnemonic::VMfmaF3232x32x4bf161k => "v_mfma_f32_32x32x4bf16_1k",
+            Mnemonic::VMfmaF3232x32x4f16 => "v_mfma_f32_32x32x4f16",
+            Mnemonic::VMfmaF3232x32x8Bf16 => "v_mfma_f32_32x32x8_bf16",
+            Mnemonic::VMfmaF3232x32x8F16 => "v_mfma_f32_32x32x8_f16",
+            Mnemonic::VMfmaF3232x32x8bf161k => "v_mfma_f32_32x32x8bf16_1k",
+            Mnemonic::VMfmaF3232x32x8f16 => "v_mfma_f32_32x32x8f16",
+            Mnemonic::VMfmaF324x4x116bF32 => "v_mfma_f32_4x4x1_16b_f32",
+            Mnemonic::VMfmaF324x4x1f32 => "v_mfma_f32_4x4x1f32",
+            Mnemonic::VMfmaF324x4x2bf16 => "v_mfma_f32_4x4x2bf16",
+            Mnemonic::VMfmaF324x4x416bBf16 => "v_mfma_f32_4x4x4_16b_bf16",
+            Mnemonic::VMfmaF324x4x416bF16 => "v_mfma_f32_4x4x4_16b_f16",
+            Mnemonic::VMfmaF324x4x4bf161k => "v_mfma_f32_4x4x4bf16_1k",
+            Mnemonic::VMfmaF324x4x4f16 => "v_mfma_f32_4x4x4f16",
+            Mnemonic::VMfmaF6416x16x4F64 => "v_mfma_f64_16x16x4_f64",
+            Mnemonic::VMfmaF6416x16x4f64 => "v_mfma_f64_16x16x4f64",
+            Mnemonic::VMfmaF644x4x44bF64 => "v_mfma_f64_4x4x4_4b_f64",
+            Mnemonic::VMfmaF644x4x4f64 => "v_mfma_f64_4x4x4f64",
+            Mnemonic::VMfmaI3216x16x16i8 => "v_mfma_i32_16x16x16i8",
+            Mnemonic::VMfmaI3216x16x32I8 => "v_mfma_i32_16x16x32_i8",
+            Mnemonic::VMfmaI3216x16x44bI8 => "v_mfma_i32_16x16x4_4b_i8",
+            Mnemonic::VMfmaI3216x16x4i8 => "v_mfma_i32_16x16x4i8",
+            Mnemonic::VMfmaI3232x32x16I8 => "v_mfma_i32_32x32x16_i8",
+            Mnemonic::VMfmaI3232x32x42bI8 => "v_mfma_i32_32x32x4_2b_i8",
+            Mnemonic::VMfmaI3232x32x4i8 => "v_mfma_i32_32x32x4i8",
+            Mnemonic::VMfmaI3232x32x8i8 => "v_mfma_i32_32x32x8i8",
+            Mnemonic::VMfmaI324x4x416bI8 => "v_mfma_i32_4x4x4_16b_i8",
+            Mnemonic::VMfmaI324x4x4i8 => "v_mfma_i32_4x4x4i8",
+            Mnemonic::VMin3F16 => "v_min3_f16",
+            Mnemonic::VMin3F32 => "v_min3_f32",
+            Mnemonic::VMin3I16 => "v_min3_i16",
+            Mnemonic::VMin3I32 => "v_min3_i32",
+            Mnemonic::VMin3U16 => "v_min3_u16",
+            Mnemonic::VMin3U32 => "v_min3_u32",
+            Mnemonic::VMinF16 => "v_min_f16",
+            Mnemonic::VMinF32 => "v_min_f32",
+            Mnemonic::VMinF64 => "v_min_f64",
+            Mnemonic::VMinI16 => "v_min_i16",
+            Mnemonic::VMinI32 => "v_min_i32",
+            Mnemonic::VMinLegacyF32 => "v_min_legacy_f32",
+            Mnemonic::VMinU16 => "v_min_u16",
+            Mnemonic::VMinU32 => "v_min_u32",
+            Mnemonic::VMovB32 => "v_mov_b32",
+            Mnemonic::VMovB64 => "v_mov_b64",
+            Mnemonic::VMovreldB32 => "v_movreld_b32",
+            Mnemonic::VMovrelsB32 => "v_movrels_b32",
+            Mnemonic::VMovrelsdB32 => "v_movrelsd_b32",
+            Mnemonic::VMqsadPkU16U8 => "v_mqsad_pk_u16_u8",
+            Mnemonic::VMqsadU32U8 => "v_mqsad_u32_u8",
+            Mnemonic::VMsadU8 => "v_msad_u8",
+            Mnemonic::VMulF16 => "v_mul_f16",
+            Mnemonic::VMulF32 => "v_mul_f32",
+            Mnemonic::VMulF64 => "v_mul_f64",
+            Mnemonic::VMulHiI32 => "v_mul_hi_i32",
+            Mnemonic::VMulHiI32I24 => "v_mul_hi_i32_i24",
+            Mnemonic::VMulHiU32 => "v_mul_hi_u32",
+            Mnemonic::VMulHiU32U24 => "v_mul_hi_u32_u24",
+            Mnemonic::VMulI32I24 => "v_mul_i32_i24",
+            Mnemonic::VMulLegacyF32 => "v_mul_legacy_f32",
+            Mnemonic::VMulLoI32 => "v_mul_lo_i32",
+            Mnemonic::VMulLoU16 => "v_mul_lo_u16",
+            Mnemonic::VMulLoU32 => "v_mul_lo_u32",
+            Mnemonic::VMulU32U24 => "v_mul_u32_u24",
+            Mnemonic::VMullitF32 => "v_mullit_f32",
+            Mnemonic::VNop => "v_nop",
+            Mnemonic::VNotB32 => "v_not_b32",
+            Mnemonic::VOr3B32 => "v_or3_b32",
+            Mnemonic::VOrB32 => "v_or_b32",
+            Mnemonic::VPackB32F16 => "v_pack_b32_f16",
+            Mnemonic::VPermB32 => "v_perm_b32",
+            Mnemonic::VPkAddF16 => "v_pk_add_f16",
+            Mnemonic::VPkAddF32 => "v_pk_add_f32",
+            Mnemonic::VPkAddI16 => "v_pk_add_i16",
+            Mnemonic::VPkAddU16 => "v_pk_add_u16",
+            Mnemonic::VPkAshrrevI16 => "v_pk_ashrrev_i16",
+            Mnemonic::VPkFmaF16 => "v_pk_fma_f16",
+            Mnemonic::VPkFmaF32 => "v_pk_fma_f32",
+            Mnemonic::VPkFmacF16 => "v_pk_fmac_f16",
+            Mnemonic::VPkLshlrevB16 => "v_pk_lshlrev_b16",
+            Mnemonic::VPkLshrrevB16 => "v_pk_lshrrev_b16",
+            Mnemonic::VPkMadI16 => "v_pk_mad_i16",
+            Mnemonic::VPkMadU16 => "v_pk_mad_u16",
+            Mnemonic::VPkMaxF16 => "v_pk_max_f16",
+            Mnemonic::VPkMaxI16 => "v_pk_max_i16",
+            Mnemonic::VPkMaxU16 => "v_pk_max_u16",
+            Mnemonic::VPkMinF16 => "v_pk_min_f16",
+            Mnemonic::VPkMinI16 => "v_pk_min_i16",
+            Mnemonic::VPkMinU16 => "v_pk_min_u16",
+            Mnemonic::VPkMovB32 => "v_pk_mov_b32",
+            Mnemonic::VPkMulF16 => "v_pk_mul_f16",
+            Mnemonic::VPkMulF32 => "v_pk_mul_f32",
+            Mnemonic::VPkMulLoU16 => "v_pk_mul_lo_u16",
+            Mnemonic::VPkSubI16 => "v_pk_sub_i16",
+            Mnemonic::VPkSubU16 => "v_pk_sub_u16",
+            Mnemonic::VQsadPkU16U8 => "v_qsad_pk_u16_u8",
+            Mnemonic::VRcpClampF32 => "v_rcp_clamp_f32",
+            Mnemonic::VRcpClampF64 => "v_rcp_clamp_f64",
+            Mnemonic::VRcpF16 => "v_rcp_f16",
+            Mnemonic::VRcpF32 => "v_rcp_f32",
+            Mnemonic::VRcpF64 => "v_rcp_f64",
+            Mnemonic::VRcpIflagF32 => "v_rcp_iflag_f32",
+            Mnemonic::VRcpLegacyF32 => "v_rcp_legacy_f32",
+            Mnemonic::VReadfirstlaneB32 => "v_readfirstlane_b32",
+            Mnemonic::VReadlaneB32 => "v_readlane_b32",
+            Mnemonic::VRndneF16 => "v_rndne_f16",
+            Mnemonic::VRndneF32 => "v_rndne_f32",
+            Mnemonic::VRndneF64 => "v_rndne_f64",
+            Mnemonic::VRsqClampF32 => "v_rsq_clamp_f32",
+            Mnemonic::VRsqClampF64 => "v_rsq_clamp_f64",
+            Mnemonic::VRsqF16 => "v_rsq_f16",
+            Mnemonic::VRsqF32 => "v_rsq_f32",
+            Mnemonic::VRsqF64 => "v_rsq_f64",
+            Mnemonic::VRsqLegacyF32 => "v_rsq_legacy_f32",
+            Mnemonic::VSadHiU8 => "v_sad_hi_u8",
+            Mnemonic::VSadU16 => "v_sad_u16",
+            Mnemonic::VSadU32 => "v_sad_u32",
+            Mnemonic::VSadU8 => "v_sad_u8",
+            Mnemonic::VSatPkU8I16 => "v_sat_pk_u8_i16",
+            Mnemonic::VScreenPartition4seB32 => "v_screen_partition_4se_b32",
+            Mnemonic::VSinF16 => "v_sin_f16",
+            Mnemonic::VSinF32 => "v_sin_f32",
+            Mnemonic::VSmfmacF3216x16x32Bf16 => "v_smfmac_f32_16x16x32_bf16",
+            Mnemonic::VSmfmacF3216x16x32F16 => "v_smfmac_f32_16x16x32_f16",
+            Mnemonic::VSmfmacF3216x16x64Bf8Bf8 => "v_smfmac_f32_16x16x64_bf8_bf8",
+            Mnemonic::VSmfmacF3216x16x64Bf8Fp8 => "v_smfmac_f32_16x16x64_bf8_fp8",
+            Mnemonic::VSmfmacF3216x16x64Fp8Bf8 => "v_smfmac_f32_16x16x64_fp8_bf8",
+            Mnemonic::VSmfmacF3216x16x64Fp8Fp8 => "v_smfmac_f32_16x16x64_fp8_fp8",
+            Mnemonic::VSmfmacF3232x32x16Bf16 => "v_smfmac_f32_32x32x16_bf16",
+            Mnemonic::VSmfmacF3232x32x16F16 => "v_smfmac_f32_32x32x16_f16",
+            Mnemonic::VSmfmacF3232x32x32Bf8Bf8 => "v_smfmac_f32_32x32x32_bf8_bf8",
+            Mnemonic::VSmfmacF3232x32x32Bf8Fp8 => "v_smfmac_f32_32x32x32_bf8_fp8",
+            Mnemonic::VSmfmacF3232x32x32Fp8Bf8 => "v_smfmac_f32_32x32x32_fp8_bf8",
+            Mnemonic::VSmfmacF3232x32x32Fp8Fp8 => "v_smfmac_f32_32x32x32_fp8_fp8",
+            Mnemonic::VSmfmacI3216x16x64I8 => "v_smfmac_i32_16x16x64_i8",
+            Mnemonic::VSmfmacI3232x32x32I8 => "v_smfmac_i32_32x32x32_i8",
+            Mnemonic::VSqrtF16 => "v_sqrt_f16",
+            Mnemonic::VSqrtF32 => "v_sqrt_f32",
+            Mnemonic::VSqrtF64 => "v_sqrt_f64",
+            Mnemonic::VSubCoU32 => "v_sub_co_u32",
+            Mnemonic::VSubF16 => "v_sub_f16",
+            Mnemonic::VSubF32 => "v_sub_f32",
+            Mnemonic::VSubI16 => "v_sub_i16",
+            Mnemonic::VSubI32 => "v_sub_i32",
+            Mnemonic::VSubU16 => "v_sub_u16",
+            Mnemonic::VSubU32 => "v_sub_u32",
+            Mnemonic::VSubbCoU32 => "v_subb_co_u32",
+            Mnemonic::VSubbU32 => "v_subb_u32",
+            Mnemonic::VSubbrevCoU32 => "v_subbrev_co_u32",
+            Mnemonic::VSubbrevU32 => "v_subbrev_u32",
+            Mnemonic::VSubrevCoU32 => "v_subrev_co_u32",
+            Mnemonic::VSubrevF16 => "v_subrev_f16",
+            Mnemonic::VSubrevF32 => "v_subrev_f32",
+            Mnemonic::VSubrevI32 => "v_subrev_i32",
+            Mnemonic::VSubrevU16 => "v_subrev_u16",
+            Mnemonic::VSubrevU32 => "v_subrev_u32",
+            Mnemonic::VSwapB32 => "v_swap_b32",
+            Mnemonic::VTrigPreopF64 => "v_trig_preop_f64",
+            Mnemonic::VTruncF16 => "v_trunc_f16",
+            Mnemonic::VTruncF32 => "v_trunc_f32",
+            Mnemonic::VTruncF64 => "v_trunc_f64",
+            Mnemonic::VWritelaneB32 => "v_writelane_b32",
+            Mnemonic::VXadU32 => "v_xad_u32",
+            Mnemonic::VXnorB32 => "v_xnor_b32",
+            Mnemonic::VXorB32 => "v_xor_b32",
+        }
+    }
+}
+
 /// Flag bits of [`InstrDef::flags`], one per `+flag` used in the table files.
 pub mod flags {
     /// `+acc` in the table files.
@@ -99,1473 +4387,1473 @@ macro_rules! op {
 
 /// Every instruction of every target: one entry per table row.
 pub static INSTRUCTIONS: &[InstrDef] = &[
-    InstrDef { mnemonic: "ds_add_u32", encoding: Encoding::Ds, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_sub_u32", encoding: Encoding::Ds, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_rsub_u32", encoding: Encoding::Ds, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_inc_u32", encoding: Encoding::Ds, opcodes: [3, 3, 3, 3, 3, 3, 3], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_dec_u32", encoding: Encoding::Ds, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_i32", encoding: Encoding::Ds, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Addr B32), op!(Data0 I32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_i32", encoding: Encoding::Ds, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Addr B32), op!(Data0 I32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_u32", encoding: Encoding::Ds, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_u32", encoding: Encoding::Ds, opcodes: [8, 8, 8, 8, 8, 8, 8], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_and_b32", encoding: Encoding::Ds, opcodes: [9, 9, 9, 9, 9, 9, 9], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_or_b32", encoding: Encoding::Ds, opcodes: [10, 10, 10, 10, 10, 10, 10], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_xor_b32", encoding: Encoding::Ds, opcodes: [11, 11, 11, 11, 11, 11, 11], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_mskor_b32", encoding: Encoding::Ds, opcodes: [12, 12, 12, 12, 12, 12, 12], operands: &[op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write_b32", encoding: Encoding::Ds, opcodes: [13, 13, 13, 13, 13, 13, 13], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write2_b32", encoding: Encoding::Ds, opcodes: [14, 14, 14, 14, 14, 14, 14], operands: &[op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write2st64_b32", encoding: Encoding::Ds, opcodes: [15, 15, 15, 15, 15, 15, 15], operands: &[op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_cmpst_b32", encoding: Encoding::Ds, opcodes: [16, 16, 16, 16, 16, 16, 16], operands: &[op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_cmpst_f32", encoding: Encoding::Ds, opcodes: [17, 17, 17, 17, 17, 17, 17], operands: &[op!(Addr B32), op!(Data0 F32), op!(Data1 F32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_f32", encoding: Encoding::Ds, opcodes: [18, 18, 18, 18, 18, 18, 18], operands: &[op!(Addr B32), op!(Data0 F32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_f32", encoding: Encoding::Ds, opcodes: [19, 19, 19, 19, 19, 19, 19], operands: &[op!(Addr B32), op!(Data0 F32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_nop", encoding: Encoding::Ds, opcodes: [X, 20, 20, 20, 20, 20, 20], operands: &[], flags: flags::NOGDS, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_add_f32", encoding: Encoding::Ds, opcodes: [X, X, 21, 21, 21, 21, 21], operands: &[op!(Addr B32), op!(Data0 F32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_pk_add_f16", encoding: Encoding::Ds, opcodes: [X, X, X, X, X, X, 23], operands: &[op!(Addr B32), op!(Data0 V2F16)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_pk_add_bf16", encoding: Encoding::Ds, opcodes: [X, X, X, X, X, X, 24], operands: &[op!(Addr B32), op!(Data0 V2Bf16)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write_addtid_b32", encoding: Encoding::Ds, opcodes: [X, X, X, 29, 29, 29, 29], operands: &[op!(Data0 B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write_b8", encoding: Encoding::Ds, opcodes: [30, 30, 30, 30, 30, 30, 30], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write_b16", encoding: Encoding::Ds, opcodes: [31, 31, 31, 31, 31, 31, 31], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_add_rtn_u32", encoding: Encoding::Ds, opcodes: [32, 32, 32, 32, 32, 32, 32], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_sub_rtn_u32", encoding: Encoding::Ds, opcodes: [33, 33, 33, 33, 33, 33, 33], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_rsub_rtn_u32", encoding: Encoding::Ds, opcodes: [34, 34, 34, 34, 34, 34, 34], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_inc_rtn_u32", encoding: Encoding::Ds, opcodes: [35, 35, 35, 35, 35, 35, 35], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_dec_rtn_u32", encoding: Encoding::Ds, opcodes: [36, 36, 36, 36, 36, 36, 36], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_rtn_i32", encoding: Encoding::Ds, opcodes: [37, 37, 37, 37, 37, 37, 37], operands: &[op!(Vdst I32), op!(Addr B32), op!(Data0 I32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_rtn_i32", encoding: Encoding::Ds, opcodes: [38, 38, 38, 38, 38, 38, 38], operands: &[op!(Vdst I32), op!(Addr B32), op!(Data0 I32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_rtn_u32", encoding: Encoding::Ds, opcodes: [39, 39, 39, 39, 39, 39, 39], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_rtn_u32", encoding: Encoding::Ds, opcodes: [40, 40, 40, 40, 40, 40, 40], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_and_rtn_b32", encoding: Encoding::Ds, opcodes: [41, 41, 41, 41, 41, 41, 41], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_or_rtn_b32", encoding: Encoding::Ds, opcodes: [42, 42, 42, 42, 42, 42, 42], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_xor_rtn_b32", encoding: Encoding::Ds, opcodes: [43, 43, 43, 43, 43, 43, 43], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_mskor_rtn_b32", encoding: Encoding::Ds, opcodes: [44, 44, 44, 44, 44, 44, 44], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_wrxchg_rtn_b32", encoding: Encoding::Ds, opcodes: [45, 45, 45, 45, 45, 45, 45], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_wrxchg2_rtn_b32", encoding: Encoding::Ds, opcodes: [46, 46, 46, 46, 46, 46, 46], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::RET | flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_wrxchg2st64_rtn_b32", encoding: Encoding::Ds, opcodes: [47, 47, 47, 47, 47, 47, 47], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::RET | flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_cmpst_rtn_b32", encoding: Encoding::Ds, opcodes: [48, 48, 48, 48, 48, 48, 48], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_cmpst_rtn_f32", encoding: Encoding::Ds, opcodes: [49, 49, 49, 49, 49, 49, 49], operands: &[op!(Vdst F32), op!(Addr B32), op!(Data0 F32), op!(Data1 F32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_rtn_f32", encoding: Encoding::Ds, opcodes: [50, 50, 50, 50, 50, 50, 50], operands: &[op!(Vdst F32), op!(Addr B32), op!(Data0 F32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_rtn_f32", encoding: Encoding::Ds, opcodes: [51, 51, 51, 51, 51, 51, 51], operands: &[op!(Vdst F32), op!(Addr B32), op!(Data0 F32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_wrap_rtn_b32", encoding: Encoding::Ds, opcodes: [X, 52, 52, 52, 52, 52, 52], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_add_rtn_f32", encoding: Encoding::Ds, opcodes: [X, X, 53, 53, 53, 53, 53], operands: &[op!(Vdst F32), op!(Addr B32), op!(Data0 F32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_b32", encoding: Encoding::Ds, opcodes: [54, 54, 54, 54, 54, 54, 54], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read2_b32", encoding: Encoding::Ds, opcodes: [55, 55, 55, 55, 55, 55, 55], operands: &[op!(Vdst B64), op!(Addr B32)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read2st64_b32", encoding: Encoding::Ds, opcodes: [56, 56, 56, 56, 56, 56, 56], operands: &[op!(Vdst B64), op!(Addr B32)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_i8", encoding: Encoding::Ds, opcodes: [57, 57, 57, 57, 57, 57, 57], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_u8", encoding: Encoding::Ds, opcodes: [58, 58, 58, 58, 58, 58, 58], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_i16", encoding: Encoding::Ds, opcodes: [59, 59, 59, 59, 59, 59, 59], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_u16", encoding: Encoding::Ds, opcodes: [60, 60, 60, 60, 60, 60, 60], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_swizzle_b32", encoding: Encoding::Ds, opcodes: [53, 53, 61, 61, 61, 61, 61], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_permute_b32", encoding: Encoding::Ds, opcodes: [X, X, 62, 62, 62, 62, 62], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32)], flags: flags::NOGDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_bpermute_b32", encoding: Encoding::Ds, opcodes: [X, X, 63, 63, 63, 63, 63], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32)], flags: flags::NOGDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_add_u64", encoding: Encoding::Ds, opcodes: [64, 64, 64, 64, 64, 64, 64], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_sub_u64", encoding: Encoding::Ds, opcodes: [65, 65, 65, 65, 65, 65, 65], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_rsub_u64", encoding: Encoding::Ds, opcodes: [66, 66, 66, 66, 66, 66, 66], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_inc_u64", encoding: Encoding::Ds, opcodes: [67, 67, 67, 67, 67, 67, 67], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_dec_u64", encoding: Encoding::Ds, opcodes: [68, 68, 68, 68, 68, 68, 68], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_i64", encoding: Encoding::Ds, opcodes: [69, 69, 69, 69, 69, 69, 69], operands: &[op!(Addr B32), op!(Data0 I64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_i64", encoding: Encoding::Ds, opcodes: [70, 70, 70, 70, 70, 70, 70], operands: &[op!(Addr B32), op!(Data0 I64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_u64", encoding: Encoding::Ds, opcodes: [71, 71, 71, 71, 71, 71, 71], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_u64", encoding: Encoding::Ds, opcodes: [72, 72, 72, 72, 72, 72, 72], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_and_b64", encoding: Encoding::Ds, opcodes: [73, 73, 73, 73, 73, 73, 73], operands: &[op!(Addr B32), op!(Data0 B64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_or_b64", encoding: Encoding::Ds, opcodes: [74, 74, 74, 74, 74, 74, 74], operands: &[op!(Addr B32), op!(Data0 B64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_xor_b64", encoding: Encoding::Ds, opcodes: [75, 75, 75, 75, 75, 75, 75], operands: &[op!(Addr B32), op!(Data0 B64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_mskor_b64", encoding: Encoding::Ds, opcodes: [76, 76, 76, 76, 76, 76, 76], operands: &[op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write_b64", encoding: Encoding::Ds, opcodes: [77, 77, 77, 77, 77, 77, 77], operands: &[op!(Addr B32), op!(Data0 B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write2_b64", encoding: Encoding::Ds, opcodes: [78, 78, 78, 78, 78, 78, 78], operands: &[op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write2st64_b64", encoding: Encoding::Ds, opcodes: [79, 79, 79, 79, 79, 79, 79], operands: &[op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_cmpst_b64", encoding: Encoding::Ds, opcodes: [80, 80, 80, 80, 80, 80, 80], operands: &[op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_cmpst_f64", encoding: Encoding::Ds, opcodes: [81, 81, 81, 81, 81, 81, 81], operands: &[op!(Addr B32), op!(Data0 F64), op!(Data1 F64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_f64", encoding: Encoding::Ds, opcodes: [82, 82, 82, 82, 82, 82, 82], operands: &[op!(Addr B32), op!(Data0 F64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_f64", encoding: Encoding::Ds, opcodes: [83, 83, 83, 83, 83, 83, 83], operands: &[op!(Addr B32), op!(Data0 F64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write_b8_d16_hi", encoding: Encoding::Ds, opcodes: [X, X, X, 84, 84, 84, 84], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write_b16_d16_hi", encoding: Encoding::Ds, opcodes: [X, X, X, 85, 85, 85, 85], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_u8_d16", encoding: Encoding::Ds, opcodes: [X, X, X, 86, 86, 86, 86], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_u8_d16_hi", encoding: Encoding::Ds, opcodes: [X, X, X, 87, 87, 87, 87], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_i8_d16", encoding: Encoding::Ds, opcodes: [X, X, X, 88, 88, 88, 88], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_i8_d16_hi", encoding: Encoding::Ds, opcodes: [X, X, X, 89, 89, 89, 89], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_u16_d16", encoding: Encoding::Ds, opcodes: [X, X, X, 90, 90, 90, 90], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_u16_d16_hi", encoding: Encoding::Ds, opcodes: [X, X, X, 91, 91, 91, 91], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_add_f64", encoding: Encoding::Ds, opcodes: [X, X, X, X, X, 92, 92], operands: &[op!(Addr B32), op!(Data0 F64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_add_rtn_u64", encoding: Encoding::Ds, opcodes: [96, 96, 96, 96, 96, 96, 96], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_sub_rtn_u64", encoding: Encoding::Ds, opcodes: [97, 97, 97, 97, 97, 97, 97], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_rsub_rtn_u64", encoding: Encoding::Ds, opcodes: [98, 98, 98, 98, 98, 98, 98], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_inc_rtn_u64", encoding: Encoding::Ds, opcodes: [99, 99, 99, 99, 99, 99, 99], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_dec_rtn_u64", encoding: Encoding::Ds, opcodes: [100, 100, 100, 100, 100, 100, 100], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_rtn_i64", encoding: Encoding::Ds, opcodes: [101, 101, 101, 101, 101, 101, 101], operands: &[op!(Vdst I64), op!(Addr B32), op!(Data0 I64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_rtn_i64", encoding: Encoding::Ds, opcodes: [102, 102, 102, 102, 102, 102, 102], operands: &[op!(Vdst I64), op!(Addr B32), op!(Data0 I64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_rtn_u64", encoding: Encoding::Ds, opcodes: [103, 103, 103, 103, 103, 103, 103], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_rtn_u64", encoding: Encoding::Ds, opcodes: [104, 104, 104, 104, 104, 104, 104], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_and_rtn_b64", encoding: Encoding::Ds, opcodes: [105, 105, 105, 105, 105, 105, 105], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_or_rtn_b64", encoding: Encoding::Ds, opcodes: [106, 106, 106, 106, 106, 106, 106], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_xor_rtn_b64", encoding: Encoding::Ds, opcodes: [107, 107, 107, 107, 107, 107, 107], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_mskor_rtn_b64", encoding: Encoding::Ds, opcodes: [108, 108, 108, 108, 108, 108, 108], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_wrxchg_rtn_b64", encoding: Encoding::Ds, opcodes: [109, 109, 109, 109, 109, 109, 109], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_wrxchg2_rtn_b64", encoding: Encoding::Ds, opcodes: [110, 110, 110, 110, 110, 110, 110], operands: &[op!(Vdst B128), op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::RET | flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_wrxchg2st64_rtn_b64", encoding: Encoding::Ds, opcodes: [111, 111, 111, 111, 111, 111, 111], operands: &[op!(Vdst B128), op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::RET | flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_cmpst_rtn_b64", encoding: Encoding::Ds, opcodes: [112, 112, 112, 112, 112, 112, 112], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_cmpst_rtn_f64", encoding: Encoding::Ds, opcodes: [113, 113, 113, 113, 113, 113, 113], operands: &[op!(Vdst F64), op!(Addr B32), op!(Data0 F64), op!(Data1 F64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_rtn_f64", encoding: Encoding::Ds, opcodes: [114, 114, 114, 114, 114, 114, 114], operands: &[op!(Vdst F64), op!(Addr B32), op!(Data0 F64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_rtn_f64", encoding: Encoding::Ds, opcodes: [115, 115, 115, 115, 115, 115, 115], operands: &[op!(Vdst F64), op!(Addr B32), op!(Data0 F64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_b64", encoding: Encoding::Ds, opcodes: [118, 118, 118, 118, 118, 118, 118], operands: &[op!(Vdst B64), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read2_b64", encoding: Encoding::Ds, opcodes: [119, 119, 119, 119, 119, 119, 119], operands: &[op!(Vdst B128), op!(Addr B32)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read2st64_b64", encoding: Encoding::Ds, opcodes: [120, 120, 120, 120, 120, 120, 120], operands: &[op!(Vdst B128), op!(Addr B32)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_add_rtn_f64", encoding: Encoding::Ds, opcodes: [X, X, X, X, X, 124, 124], operands: &[op!(Vdst F64), op!(Addr B32), op!(Data0 F64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_condxchg32_rtn_b64", encoding: Encoding::Ds, opcodes: [X, 126, 126, 126, 126, 126, 126], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_add_src2_u32", encoding: Encoding::Ds, opcodes: [128, 128, 128, 128, 128, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_sub_src2_u32", encoding: Encoding::Ds, opcodes: [129, 129, 129, 129, 129, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_rsub_src2_u32", encoding: Encoding::Ds, opcodes: [130, 130, 130, 130, 130, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_inc_src2_u32", encoding: Encoding::Ds, opcodes: [131, 131, 131, 131, 131, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_dec_src2_u32", encoding: Encoding::Ds, opcodes: [132, 132, 132, 132, 132, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_src2_i32", encoding: Encoding::Ds, opcodes: [133, 133, 133, 133, 133, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_src2_i32", encoding: Encoding::Ds, opcodes: [134, 134, 134, 134, 134, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_src2_u32", encoding: Encoding::Ds, opcodes: [135, 135, 135, 135, 135, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_src2_u32", encoding: Encoding::Ds, opcodes: [136, 136, 136, 136, 136, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_and_src2_b32", encoding: Encoding::Ds, opcodes: [137, 137, 137, 137, 137, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_or_src2_b32", encoding: Encoding::Ds, opcodes: [138, 138, 138, 138, 138, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_xor_src2_b32", encoding: Encoding::Ds, opcodes: [139, 139, 139, 139, 139, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write_src2_b32", encoding: Encoding::Ds, opcodes: [141, 141, 141, 141, 141, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_src2_f32", encoding: Encoding::Ds, opcodes: [146, 146, 146, 146, 146, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_src2_f32", encoding: Encoding::Ds, opcodes: [147, 147, 147, 147, 147, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_add_src2_f32", encoding: Encoding::Ds, opcodes: [X, X, 149, 149, 149, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_gws_sema_release_all", encoding: Encoding::Ds, opcodes: [X, 24, 152, 152, 152, 152, 152], operands: &[], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_gws_init", encoding: Encoding::Ds, opcodes: [25, 25, 153, 153, 153, 153, 153], operands: &[op!(Addr B32)], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_gws_sema_v", encoding: Encoding::Ds, opcodes: [26, 26, 154, 154, 154, 154, 154], operands: &[], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_gws_sema_br", encoding: Encoding::Ds, opcodes: [27, 27, 155, 155, 155, 155, 155], operands: &[op!(Addr B32)], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_gws_sema_p", encoding: Encoding::Ds, opcodes: [28, 28, 156, 156, 156, 156, 156], operands: &[], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_gws_barrier", encoding: Encoding::Ds, opcodes: [29, 29, 157, 157, 157, 157, 157], operands: &[op!(Addr B32)], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_addtid_b32", encoding: Encoding::Ds, opcodes: [X, X, X, 182, 182, 182, 182], operands: &[op!(Vdst B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_pk_add_rtn_f16", encoding: Encoding::Ds, opcodes: [X, X, X, X, X, X, 183], operands: &[op!(Vdst V2F16), op!(Addr B32), op!(Data0 V2F16)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_pk_add_rtn_bf16", encoding: Encoding::Ds, opcodes: [X, X, X, X, X, X, 184], operands: &[op!(Vdst V2Bf16), op!(Addr B32), op!(Data0 V2Bf16)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_consume", encoding: Encoding::Ds, opcodes: [61, 61, 189, 189, 189, 189, 189], operands: &[op!(Vdst B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_append", encoding: Encoding::Ds, opcodes: [62, 62, 190, 190, 190, 190, 190], operands: &[op!(Vdst B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_ordered_count", encoding: Encoding::Ds, opcodes: [63, 63, 191, 191, 191, X, X], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_add_src2_u64", encoding: Encoding::Ds, opcodes: [192, 192, 192, 192, 192, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_sub_src2_u64", encoding: Encoding::Ds, opcodes: [193, 193, 193, 193, 193, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_rsub_src2_u64", encoding: Encoding::Ds, opcodes: [194, 194, 194, 194, 194, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_inc_src2_u64", encoding: Encoding::Ds, opcodes: [195, 195, 195, 195, 195, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_dec_src2_u64", encoding: Encoding::Ds, opcodes: [196, 196, 196, 196, 196, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_src2_i64", encoding: Encoding::Ds, opcodes: [197, 197, 197, 197, 197, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_src2_i64", encoding: Encoding::Ds, opcodes: [198, 198, 198, 198, 198, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_src2_u64", encoding: Encoding::Ds, opcodes: [199, 199, 199, 199, 199, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_src2_u64", encoding: Encoding::Ds, opcodes: [200, 200, 200, 200, 200, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_and_src2_b64", encoding: Encoding::Ds, opcodes: [201, 201, 201, 201, 201, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_or_src2_b64", encoding: Encoding::Ds, opcodes: [202, 202, 202, 202, 202, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_xor_src2_b64", encoding: Encoding::Ds, opcodes: [203, 203, 203, 203, 203, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write_src2_b64", encoding: Encoding::Ds, opcodes: [205, 205, 205, 205, 205, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_min_src2_f64", encoding: Encoding::Ds, opcodes: [210, 210, 210, 210, 210, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_max_src2_f64", encoding: Encoding::Ds, opcodes: [211, 211, 211, 211, 211, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write_b96", encoding: Encoding::Ds, opcodes: [X, 222, 222, 222, 222, 222, 222], operands: &[op!(Addr B32), op!(Data0 B96)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_write_b128", encoding: Encoding::Ds, opcodes: [X, 223, 223, 223, 223, 223, 223], operands: &[op!(Addr B32), op!(Data0 B128)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_b96", encoding: Encoding::Ds, opcodes: [X, 254, 254, 254, 254, 254, 254], operands: &[op!(Vdst B96), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "ds_read_b128", encoding: Encoding::Ds, opcodes: [X, 255, 255, 255, 255, 255, 255], operands: &[op!(Vdst B128), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "exp", encoding: Encoding::Exp, opcodes: [0, 0, 0, 0, 0, X, X], operands: &[op!(Tgt U32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32), op!(Src3 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_ubyte", encoding: Encoding::Flat, opcodes: [X, 8, 16, 16, 16, 16, 16], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_sbyte", encoding: Encoding::Flat, opcodes: [X, 9, 17, 17, 17, 17, 17], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_ushort", encoding: Encoding::Flat, opcodes: [X, 10, 18, 18, 18, 18, 18], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_sshort", encoding: Encoding::Flat, opcodes: [X, 11, 19, 19, 19, 19, 19], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_dword", encoding: Encoding::Flat, opcodes: [X, 12, 20, 20, 20, 20, 20], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_dwordx2", encoding: Encoding::Flat, opcodes: [X, 13, 21, 21, 21, 21, 21], operands: &[op!(Vdst B64), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_dwordx3", encoding: Encoding::Flat, opcodes: [X, 15, 22, 22, 22, 22, 22], operands: &[op!(Vdst B96), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_dwordx4", encoding: Encoding::Flat, opcodes: [X, 14, 23, 23, 23, 23, 23], operands: &[op!(Vdst B128), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_store_byte", encoding: Encoding::Flat, opcodes: [X, 24, 24, 24, 24, 24, 24], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_store_byte_d16_hi", encoding: Encoding::Flat, opcodes: [X, X, X, 25, 25, 25, 25], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_store_short", encoding: Encoding::Flat, opcodes: [X, 26, 26, 26, 26, 26, 26], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_store_short_d16_hi", encoding: Encoding::Flat, opcodes: [X, X, X, 27, 27, 27, 27], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_store_dword", encoding: Encoding::Flat, opcodes: [X, 28, 28, 28, 28, 28, 28], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_store_dwordx2", encoding: Encoding::Flat, opcodes: [X, 29, 29, 29, 29, 29, 29], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_store_dwordx3", encoding: Encoding::Flat, opcodes: [X, 31, 30, 30, 30, 30, 30], operands: &[op!(Vaddr B64), op!(Vdata B96)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_store_dwordx4", encoding: Encoding::Flat, opcodes: [X, 30, 31, 31, 31, 31, 31], operands: &[op!(Vaddr B64), op!(Vdata B128)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_ubyte_d16", encoding: Encoding::Flat, opcodes: [X, X, X, 32, 32, 32, 32], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_ubyte_d16_hi", encoding: Encoding::Flat, opcodes: [X, X, X, 33, 33, 33, 33], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_sbyte_d16", encoding: Encoding::Flat, opcodes: [X, X, X, 34, 34, 34, 34], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_sbyte_d16_hi", encoding: Encoding::Flat, opcodes: [X, X, X, 35, 35, 35, 35], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_short_d16", encoding: Encoding::Flat, opcodes: [X, X, X, 36, 36, 36, 36], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_load_short_d16_hi", encoding: Encoding::Flat, opcodes: [X, X, X, 37, 37, 37, 37], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_swap", encoding: Encoding::Flat, opcodes: [X, 48, 64, 64, 64, 64, 64], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_cmpswap", encoding: Encoding::Flat, opcodes: [X, 49, 65, 65, 65, 65, 65], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_add", encoding: Encoding::Flat, opcodes: [X, 50, 66, 66, 66, 66, 66], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_sub", encoding: Encoding::Flat, opcodes: [X, 51, 67, 67, 67, 67, 67], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_smin", encoding: Encoding::Flat, opcodes: [X, 53, 68, 68, 68, 68, 68], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_umin", encoding: Encoding::Flat, opcodes: [X, 54, 69, 69, 69, 69, 69], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_smax", encoding: Encoding::Flat, opcodes: [X, 55, 70, 70, 70, 70, 70], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_umax", encoding: Encoding::Flat, opcodes: [X, 56, 71, 71, 71, 71, 71], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_and", encoding: Encoding::Flat, opcodes: [X, 57, 72, 72, 72, 72, 72], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_or", encoding: Encoding::Flat, opcodes: [X, 58, 73, 73, 73, 73, 73], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_xor", encoding: Encoding::Flat, opcodes: [X, 59, 74, 74, 74, 74, 74], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_inc", encoding: Encoding::Flat, opcodes: [X, 60, 75, 75, 75, 75, 75], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_dec", encoding: Encoding::Flat, opcodes: [X, 61, 76, 76, 76, 76, 76], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_add_f32", encoding: Encoding::Flat, opcodes: [X, X, X, X, X, X, 77], operands: &[op!(Vaddr B64), op!(Vdata F32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_pk_add_f16", encoding: Encoding::Flat, opcodes: [X, X, X, X, X, X, 78], operands: &[op!(Vaddr B64), op!(Vdata V2F16)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_add_f64", encoding: Encoding::Flat, opcodes: [X, X, X, X, X, 79, 79], operands: &[op!(Vaddr B64), op!(Vdata F64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_min_f64", encoding: Encoding::Flat, opcodes: [X, X, X, X, X, 80, 80], operands: &[op!(Vaddr B64), op!(Vdata F64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_max_f64", encoding: Encoding::Flat, opcodes: [X, X, X, X, X, 81, 81], operands: &[op!(Vaddr B64), op!(Vdata F64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_pk_add_bf16", encoding: Encoding::Flat, opcodes: [X, X, X, X, X, X, 82], operands: &[op!(Vaddr B64), op!(Vdata V2Bf16)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_swap_x2", encoding: Encoding::Flat, opcodes: [X, 80, 96, 96, 96, 96, 96], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_cmpswap_x2", encoding: Encoding::Flat, opcodes: [X, 81, 97, 97, 97, 97, 97], operands: &[op!(Vaddr B64), op!(Vdata B128)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_add_x2", encoding: Encoding::Flat, opcodes: [X, 82, 98, 98, 98, 98, 98], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_sub_x2", encoding: Encoding::Flat, opcodes: [X, 83, 99, 99, 99, 99, 99], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_smin_x2", encoding: Encoding::Flat, opcodes: [X, 85, 100, 100, 100, 100, 100], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_umin_x2", encoding: Encoding::Flat, opcodes: [X, 86, 101, 101, 101, 101, 101], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_smax_x2", encoding: Encoding::Flat, opcodes: [X, 87, 102, 102, 102, 102, 102], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_umax_x2", encoding: Encoding::Flat, opcodes: [X, 88, 103, 103, 103, 103, 103], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_and_x2", encoding: Encoding::Flat, opcodes: [X, 89, 104, 104, 104, 104, 104], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_or_x2", encoding: Encoding::Flat, opcodes: [X, 90, 105, 105, 105, 105, 105], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_xor_x2", encoding: Encoding::Flat, opcodes: [X, 91, 106, 106, 106, 106, 106], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_inc_x2", encoding: Encoding::Flat, opcodes: [X, 92, 107, 107, 107, 107, 107], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_dec_x2", encoding: Encoding::Flat, opcodes: [X, 93, 108, 108, 108, 108, 108], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_fcmpswap", encoding: Encoding::Flat, opcodes: [X, 62, X, X, X, X, X], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_fmin", encoding: Encoding::Flat, opcodes: [X, 63, X, X, X, X, X], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_fmax", encoding: Encoding::Flat, opcodes: [X, 64, X, X, X, X, X], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_fcmpswap_x2", encoding: Encoding::Flat, opcodes: [X, 94, X, X, X, X, X], operands: &[op!(Vaddr B64), op!(Vdata B128)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_fmin_x2", encoding: Encoding::Flat, opcodes: [X, 95, X, X, X, X, X], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "flat_atomic_fmax_x2", encoding: Encoding::Flat, opcodes: [X, 96, X, X, X, X, X], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_ubyte", encoding: Encoding::Global, opcodes: [X, X, X, 16, 16, 16, 16], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_sbyte", encoding: Encoding::Global, opcodes: [X, X, X, 17, 17, 17, 17], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_ushort", encoding: Encoding::Global, opcodes: [X, X, X, 18, 18, 18, 18], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_sshort", encoding: Encoding::Global, opcodes: [X, X, X, 19, 19, 19, 19], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_dword", encoding: Encoding::Global, opcodes: [X, X, X, 20, 20, 20, 20], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_dwordx2", encoding: Encoding::Global, opcodes: [X, X, X, 21, 21, 21, 21], operands: &[op!(Vdst B64), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_dwordx3", encoding: Encoding::Global, opcodes: [X, X, X, 22, 22, 22, 22], operands: &[op!(Vdst B96), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_dwordx4", encoding: Encoding::Global, opcodes: [X, X, X, 23, 23, 23, 23], operands: &[op!(Vdst B128), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_store_byte", encoding: Encoding::Global, opcodes: [X, X, X, 24, 24, 24, 24], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_store_byte_d16_hi", encoding: Encoding::Global, opcodes: [X, X, X, 25, 25, 25, 25], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_store_short", encoding: Encoding::Global, opcodes: [X, X, X, 26, 26, 26, 26], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_store_short_d16_hi", encoding: Encoding::Global, opcodes: [X, X, X, 27, 27, 27, 27], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_store_dword", encoding: Encoding::Global, opcodes: [X, X, X, 28, 28, 28, 28], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_store_dwordx2", encoding: Encoding::Global, opcodes: [X, X, X, 29, 29, 29, 29], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_store_dwordx3", encoding: Encoding::Global, opcodes: [X, X, X, 30, 30, 30, 30], operands: &[op!(Vaddr B64), op!(Vdata B96), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_store_dwordx4", encoding: Encoding::Global, opcodes: [X, X, X, 31, 31, 31, 31], operands: &[op!(Vaddr B64), op!(Vdata B128), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_ubyte_d16", encoding: Encoding::Global, opcodes: [X, X, X, 32, 32, 32, 32], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_ubyte_d16_hi", encoding: Encoding::Global, opcodes: [X, X, X, 33, 33, 33, 33], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_sbyte_d16", encoding: Encoding::Global, opcodes: [X, X, X, 34, 34, 34, 34], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_sbyte_d16_hi", encoding: Encoding::Global, opcodes: [X, X, X, 35, 35, 35, 35], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_short_d16", encoding: Encoding::Global, opcodes: [X, X, X, 36, 36, 36, 36], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_short_d16_hi", encoding: Encoding::Global, opcodes: [X, X, X, 37, 37, 37, 37], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_lds_ubyte", encoding: Encoding::Global, opcodes: [X, X, X, X, X, X, 38], operands: &[op!(Vaddr B64), op!(Saddr B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_lds_sbyte", encoding: Encoding::Global, opcodes: [X, X, X, X, X, X, 39], operands: &[op!(Vaddr B64), op!(Saddr B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_lds_ushort", encoding: Encoding::Global, opcodes: [X, X, X, X, X, X, 40], operands: &[op!(Vaddr B64), op!(Saddr B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_lds_sshort", encoding: Encoding::Global, opcodes: [X, X, X, X, X, X, 41], operands: &[op!(Vaddr B64), op!(Saddr B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_load_lds_dword", encoding: Encoding::Global, opcodes: [X, X, X, X, X, X, 42], operands: &[op!(Vaddr B64), op!(Saddr B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_swap", encoding: Encoding::Global, opcodes: [X, X, X, 64, 64, 64, 64], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_cmpswap", encoding: Encoding::Global, opcodes: [X, X, X, 65, 65, 65, 65], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_add", encoding: Encoding::Global, opcodes: [X, X, X, 66, 66, 66, 66], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_sub", encoding: Encoding::Global, opcodes: [X, X, X, 67, 67, 67, 67], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_smin", encoding: Encoding::Global, opcodes: [X, X, X, 68, 68, 68, 68], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_umin", encoding: Encoding::Global, opcodes: [X, X, X, 69, 69, 69, 69], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_smax", encoding: Encoding::Global, opcodes: [X, X, X, 70, 70, 70, 70], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_umax", encoding: Encoding::Global, opcodes: [X, X, X, 71, 71, 71, 71], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_and", encoding: Encoding::Global, opcodes: [X, X, X, 72, 72, 72, 72], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_or", encoding: Encoding::Global, opcodes: [X, X, X, 73, 73, 73, 73], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_xor", encoding: Encoding::Global, opcodes: [X, X, X, 74, 74, 74, 74], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_inc", encoding: Encoding::Global, opcodes: [X, X, X, 75, 75, 75, 75], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_dec", encoding: Encoding::Global, opcodes: [X, X, X, 76, 76, 76, 76], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_add_f32", encoding: Encoding::Global, opcodes: [X, X, X, X, 77, 77, 77], operands: &[op!(Vaddr B64), op!(Vdata F32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[(flags::GLCRET, "gfx90a,gfx940")], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_pk_add_f16", encoding: Encoding::Global, opcodes: [X, X, X, X, 78, 78, 78], operands: &[op!(Vaddr B64), op!(Vdata V2F16), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[(flags::GLCRET, "gfx90a,gfx940")], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_add_f64", encoding: Encoding::Global, opcodes: [X, X, X, X, X, 79, 79], operands: &[op!(Vaddr B64), op!(Vdata F64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_min_f64", encoding: Encoding::Global, opcodes: [X, X, X, X, X, 80, 80], operands: &[op!(Vaddr B64), op!(Vdata F64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_max_f64", encoding: Encoding::Global, opcodes: [X, X, X, X, X, 81, 81], operands: &[op!(Vaddr B64), op!(Vdata F64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_pk_add_bf16", encoding: Encoding::Global, opcodes: [X, X, X, X, X, X, 82], operands: &[op!(Vaddr B64), op!(Vdata V2Bf16), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_swap_x2", encoding: Encoding::Global, opcodes: [X, X, X, 96, 96, 96, 96], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_cmpswap_x2", encoding: Encoding::Global, opcodes: [X, X, X, 97, 97, 97, 97], operands: &[op!(Vaddr B64), op!(Vdata B128), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_add_x2", encoding: Encoding::Global, opcodes: [X, X, X, 98, 98, 98, 98], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_sub_x2", encoding: Encoding::Global, opcodes: [X, X, X, 99, 99, 99, 99], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_smin_x2", encoding: Encoding::Global, opcodes: [X, X, X, 100, 100, 100, 100], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_umin_x2", encoding: Encoding::Global, opcodes: [X, X, X, 101, 101, 101, 101], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_smax_x2", encoding: Encoding::Global, opcodes: [X, X, X, 102, 102, 102, 102], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_umax_x2", encoding: Encoding::Global, opcodes: [X, X, X, 103, 103, 103, 103], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_and_x2", encoding: Encoding::Global, opcodes: [X, X, X, 104, 104, 104, 104], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_or_x2", encoding: Encoding::Global, opcodes: [X, X, X, 105, 105, 105, 105], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_xor_x2", encoding: Encoding::Global, opcodes: [X, X, X, 106, 106, 106, 106], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_inc_x2", encoding: Encoding::Global, opcodes: [X, X, X, 107, 107, 107, 107], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "global_atomic_dec_x2", encoding: Encoding::Global, opcodes: [X, X, X, 108, 108, 108, 108], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_ubyte", encoding: Encoding::Scratch, opcodes: [X, X, X, 16, 16, 16, 16], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_sbyte", encoding: Encoding::Scratch, opcodes: [X, X, X, 17, 17, 17, 17], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_ushort", encoding: Encoding::Scratch, opcodes: [X, X, X, 18, 18, 18, 18], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_sshort", encoding: Encoding::Scratch, opcodes: [X, X, X, 19, 19, 19, 19], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_dword", encoding: Encoding::Scratch, opcodes: [X, X, X, 20, 20, 20, 20], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_dwordx2", encoding: Encoding::Scratch, opcodes: [X, X, X, 21, 21, 21, 21], operands: &[op!(Vdst B64), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_dwordx3", encoding: Encoding::Scratch, opcodes: [X, X, X, 22, 22, 22, 22], operands: &[op!(Vdst B96), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_dwordx4", encoding: Encoding::Scratch, opcodes: [X, X, X, 23, 23, 23, 23], operands: &[op!(Vdst B128), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_store_byte", encoding: Encoding::Scratch, opcodes: [X, X, X, 24, 24, 24, 24], operands: &[op!(Vaddr B32), op!(Vdata B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_store_byte_d16_hi", encoding: Encoding::Scratch, opcodes: [X, X, X, 25, 25, 25, 25], operands: &[op!(Vaddr B32), op!(Vdata B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_store_short", encoding: Encoding::Scratch, opcodes: [X, X, X, 26, 26, 26, 26], operands: &[op!(Vaddr B32), op!(Vdata B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_store_short_d16_hi", encoding: Encoding::Scratch, opcodes: [X, X, X, 27, 27, 27, 27], operands: &[op!(Vaddr B32), op!(Vdata B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_store_dword", encoding: Encoding::Scratch, opcodes: [X, X, X, 28, 28, 28, 28], operands: &[op!(Vaddr B32), op!(Vdata B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_store_dwordx2", encoding: Encoding::Scratch, opcodes: [X, X, X, 29, 29, 29, 29], operands: &[op!(Vaddr B32), op!(Vdata B64), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_store_dwordx3", encoding: Encoding::Scratch, opcodes: [X, X, X, 30, 30, 30, 30], operands: &[op!(Vaddr B32), op!(Vdata B96), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_store_dwordx4", encoding: Encoding::Scratch, opcodes: [X, X, X, 31, 31, 31, 31], operands: &[op!(Vaddr B32), op!(Vdata B128), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_ubyte_d16", encoding: Encoding::Scratch, opcodes: [X, X, X, 32, 32, 32, 32], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_ubyte_d16_hi", encoding: Encoding::Scratch, opcodes: [X, X, X, 33, 33, 33, 33], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_sbyte_d16", encoding: Encoding::Scratch, opcodes: [X, X, X, 34, 34, 34, 34], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_sbyte_d16_hi", encoding: Encoding::Scratch, opcodes: [X, X, X, 35, 35, 35, 35], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_short_d16", encoding: Encoding::Scratch, opcodes: [X, X, X, 36, 36, 36, 36], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_short_d16_hi", encoding: Encoding::Scratch, opcodes: [X, X, X, 37, 37, 37, 37], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_lds_ubyte", encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 38], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_lds_sbyte", encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 39], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_lds_ushort", encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 40], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_lds_sshort", encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 41], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "scratch_load_lds_dword", encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 42], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "image_load", encoding: Encoding::Mimg, opcodes: [0, 0, 0, 0, 0, 0, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_load_mip", encoding: Encoding::Mimg, opcodes: [1, 1, 1, 1, 1, 1, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_load_pck", encoding: Encoding::Mimg, opcodes: [2, 2, 2, 2, 2, 2, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_load_pck_sgn", encoding: Encoding::Mimg, opcodes: [3, 3, 3, 3, 3, 3, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_load_mip_pck", encoding: Encoding::Mimg, opcodes: [4, 4, 4, 4, 4, 4, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_load_mip_pck_sgn", encoding: Encoding::Mimg, opcodes: [5, 5, 5, 5, 5, 5, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_store", encoding: Encoding::Mimg, opcodes: [8, 8, 8, 8, 8, 8, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_store_mip", encoding: Encoding::Mimg, opcodes: [9, 9, 9, 9, 9, 9, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_store_pck", encoding: Encoding::Mimg, opcodes: [10, 10, 10, 10, 10, 10, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_store_mip_pck", encoding: Encoding::Mimg, opcodes: [11, 11, 11, 11, 11, 11, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_get_resinfo", encoding: Encoding::Mimg, opcodes: [14, 14, 14, 14, 14, 14, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::NOD16 | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_swap", encoding: Encoding::Mimg, opcodes: [15, 15, 16, 16, 16, 16, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_cmpswap", encoding: Encoding::Mimg, opcodes: [16, 16, 17, 17, 17, 17, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_add", encoding: Encoding::Mimg, opcodes: [17, 17, 18, 18, 18, 18, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_sub", encoding: Encoding::Mimg, opcodes: [18, 18, 19, 19, 19, 19, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_rsub", encoding: Encoding::Mimg, opcodes: [19, 19, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_smin", encoding: Encoding::Mimg, opcodes: [20, 20, 20, 20, 20, 20, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_umin", encoding: Encoding::Mimg, opcodes: [21, 21, 21, 21, 21, 21, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_smax", encoding: Encoding::Mimg, opcodes: [22, 22, 22, 22, 22, 22, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_umax", encoding: Encoding::Mimg, opcodes: [23, 23, 23, 23, 23, 23, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_and", encoding: Encoding::Mimg, opcodes: [24, 24, 24, 24, 24, 24, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_or", encoding: Encoding::Mimg, opcodes: [25, 25, 25, 25, 25, 25, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_xor", encoding: Encoding::Mimg, opcodes: [26, 26, 26, 26, 26, 26, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_inc", encoding: Encoding::Mimg, opcodes: [27, 27, 27, 27, 27, 27, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_dec", encoding: Encoding::Mimg, opcodes: [28, 28, 28, 28, 28, 28, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_fcmpswap", encoding: Encoding::Mimg, opcodes: [29, 29, X, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_fmin", encoding: Encoding::Mimg, opcodes: [30, 30, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_atomic_fmax", encoding: Encoding::Mimg, opcodes: [31, 31, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample", encoding: Encoding::Mimg, opcodes: [32, 32, 32, 32, 32, 32, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_cl", encoding: Encoding::Mimg, opcodes: [33, 33, 33, 33, 33, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_d", encoding: Encoding::Mimg, opcodes: [34, 34, 34, 34, 34, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,6,7,8,9")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_d_cl", encoding: Encoding::Mimg, opcodes: [35, 35, 35, 35, 35, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,6,7,8,9,10")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_l", encoding: Encoding::Mimg, opcodes: [36, 36, 36, 36, 36, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_b", encoding: Encoding::Mimg, opcodes: [37, 37, 37, 37, 37, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_b_cl", encoding: Encoding::Mimg, opcodes: [38, 38, 38, 38, 38, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_lz", encoding: Encoding::Mimg, opcodes: [39, 39, 39, 39, 39, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c", encoding: Encoding::Mimg, opcodes: [40, 40, 40, 40, 40, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_cl", encoding: Encoding::Mimg, opcodes: [41, 41, 41, 41, 41, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_d", encoding: Encoding::Mimg, opcodes: [42, 42, 42, 42, 42, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_d_cl", encoding: Encoding::Mimg, opcodes: [43, 43, 43, 43, 43, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10,11")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_l", encoding: Encoding::Mimg, opcodes: [44, 44, 44, 44, 44, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_b", encoding: Encoding::Mimg, opcodes: [45, 45, 45, 45, 45, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_b_cl", encoding: Encoding::Mimg, opcodes: [46, 46, 46, 46, 46, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_lz", encoding: Encoding::Mimg, opcodes: [47, 47, 47, 47, 47, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_o", encoding: Encoding::Mimg, opcodes: [48, 48, 48, 48, 48, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_cl_o", encoding: Encoding::Mimg, opcodes: [49, 49, 49, 49, 49, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_d_o", encoding: Encoding::Mimg, opcodes: [50, 50, 50, 50, 50, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_d_cl_o", encoding: Encoding::Mimg, opcodes: [51, 51, 51, 51, 51, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10,11")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_l_o", encoding: Encoding::Mimg, opcodes: [52, 52, 52, 52, 52, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_b_o", encoding: Encoding::Mimg, opcodes: [53, 53, 53, 53, 53, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_b_cl_o", encoding: Encoding::Mimg, opcodes: [54, 54, 54, 54, 54, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_lz_o", encoding: Encoding::Mimg, opcodes: [55, 55, 55, 55, 55, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_o", encoding: Encoding::Mimg, opcodes: [56, 56, 56, 56, 56, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_cl_o", encoding: Encoding::Mimg, opcodes: [57, 57, 57, 57, 57, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_d_o", encoding: Encoding::Mimg, opcodes: [58, 58, 58, 58, 58, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8,9,10,11")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_d_cl_o", encoding: Encoding::Mimg, opcodes: [59, 59, 59, 59, 59, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8,9,10,11,12")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_l_o", encoding: Encoding::Mimg, opcodes: [60, 60, 60, 60, 60, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_b_o", encoding: Encoding::Mimg, opcodes: [61, 61, 61, 61, 61, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_b_cl_o", encoding: Encoding::Mimg, opcodes: [62, 62, 62, 62, 62, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_lz_o", encoding: Encoding::Mimg, opcodes: [63, 63, 63, 63, 63, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4", encoding: Encoding::Mimg, opcodes: [64, 64, 64, 64, 64, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_cl", encoding: Encoding::Mimg, opcodes: [65, 65, 65, 65, 65, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4h", encoding: Encoding::Mimg, opcodes: [X, X, X, 66, 66, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_l", encoding: Encoding::Mimg, opcodes: [68, 68, 68, 68, 68, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_b", encoding: Encoding::Mimg, opcodes: [69, 69, 69, 69, 69, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_b_cl", encoding: Encoding::Mimg, opcodes: [70, 70, 70, 70, 70, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_lz", encoding: Encoding::Mimg, opcodes: [71, 71, 71, 71, 71, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c", encoding: Encoding::Mimg, opcodes: [72, 72, 72, 72, 72, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_cl", encoding: Encoding::Mimg, opcodes: [73, 73, 73, 73, 73, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_l", encoding: Encoding::Mimg, opcodes: [76, 76, 76, 76, 76, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_b", encoding: Encoding::Mimg, opcodes: [77, 77, 77, 77, 77, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_b_cl", encoding: Encoding::Mimg, opcodes: [78, 78, 78, 78, 78, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_lz", encoding: Encoding::Mimg, opcodes: [79, 79, 79, 79, 79, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_o", encoding: Encoding::Mimg, opcodes: [80, 80, 80, 80, 80, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_cl_o", encoding: Encoding::Mimg, opcodes: [81, 81, 81, 81, 81, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_l_o", encoding: Encoding::Mimg, opcodes: [84, 84, 84, 84, 84, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_b_o", encoding: Encoding::Mimg, opcodes: [85, 85, 85, 85, 85, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_b_cl_o", encoding: Encoding::Mimg, opcodes: [86, 86, 86, 86, 86, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_lz_o", encoding: Encoding::Mimg, opcodes: [87, 87, 87, 87, 87, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_o", encoding: Encoding::Mimg, opcodes: [88, 88, 88, 88, 88, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_cl_o", encoding: Encoding::Mimg, opcodes: [89, 89, 89, 89, 89, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_l_o", encoding: Encoding::Mimg, opcodes: [92, 92, 92, 92, 92, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_b_o", encoding: Encoding::Mimg, opcodes: [93, 93, 93, 93, 93, X, X], operands: &[op!(Vdata B128), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_b_cl_o", encoding: Encoding::Mimg, opcodes: [94, 94, 94, 94, 94, X, X], operands: &[op!(Vdata B128), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_gather4_c_lz_o", encoding: Encoding::Mimg, opcodes: [95, 95, 95, 95, 95, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
-    InstrDef { mnemonic: "image_get_lod", encoding: Encoding::Mimg, opcodes: [96, 96, 96, 96, 96, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::NOD16 | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_cd", encoding: Encoding::Mimg, opcodes: [104, 104, 104, 104, 104, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,6,7,8,9")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_cd_cl", encoding: Encoding::Mimg, opcodes: [105, 105, 105, 105, 105, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,6,7,8,9,10")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_cd", encoding: Encoding::Mimg, opcodes: [106, 106, 106, 106, 106, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_cd_cl", encoding: Encoding::Mimg, opcodes: [107, 107, 107, 107, 107, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10,11")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_cd_o", encoding: Encoding::Mimg, opcodes: [108, 108, 108, 108, 108, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_cd_cl_o", encoding: Encoding::Mimg, opcodes: [109, 109, 109, 109, 109, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10,11")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_cd_o", encoding: Encoding::Mimg, opcodes: [110, 110, 110, 110, 110, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8,9,10,11")], cpus: &[] },
-    InstrDef { mnemonic: "image_sample_c_cd_cl_o", encoding: Encoding::Mimg, opcodes: [111, 111, 111, 111, 111, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8,9,10,11,12")], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_load_format_x", encoding: Encoding::Mtbuf, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_load_format_xy", encoding: Encoding::Mtbuf, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_load_format_xyz", encoding: Encoding::Mtbuf, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_load_format_xyzw", encoding: Encoding::Mtbuf, opcodes: [3, 3, 3, 3, 3, 3, 3], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_store_format_x", encoding: Encoding::Mtbuf, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_store_format_xy", encoding: Encoding::Mtbuf, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_store_format_xyz", encoding: Encoding::Mtbuf, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_store_format_xyzw", encoding: Encoding::Mtbuf, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_load_format_d16_x", encoding: Encoding::Mtbuf, opcodes: [X, X, 8, 8, 8, 8, 8], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_load_format_d16_xy", encoding: Encoding::Mtbuf, opcodes: [X, X, 9, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_load_format_d16_xy", encoding: Encoding::Mtbuf, opcodes: [X, X, X, 9, 9, 9, 9], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_load_format_d16_xyz", encoding: Encoding::Mtbuf, opcodes: [X, X, 10, X, X, X, X], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_load_format_d16_xyz", encoding: Encoding::Mtbuf, opcodes: [X, X, X, 10, 10, 10, 10], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_load_format_d16_xyzw", encoding: Encoding::Mtbuf, opcodes: [X, X, 11, X, X, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_load_format_d16_xyzw", encoding: Encoding::Mtbuf, opcodes: [X, X, X, 11, 11, 11, 11], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_store_format_d16_x", encoding: Encoding::Mtbuf, opcodes: [X, X, 12, 12, 12, 12, 12], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_store_format_d16_xy", encoding: Encoding::Mtbuf, opcodes: [X, X, 13, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_store_format_d16_xy", encoding: Encoding::Mtbuf, opcodes: [X, X, X, 13, 13, 13, 13], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_store_format_d16_xyz", encoding: Encoding::Mtbuf, opcodes: [X, X, 14, X, X, X, X], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_store_format_d16_xyz", encoding: Encoding::Mtbuf, opcodes: [X, X, X, 14, 14, 14, 14], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_store_format_d16_xyzw", encoding: Encoding::Mtbuf, opcodes: [X, X, 15, X, X, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "tbuffer_store_format_d16_xyzw", encoding: Encoding::Mtbuf, opcodes: [X, X, X, 15, 15, 15, 15], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_format_x", encoding: Encoding::Mubuf, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_format_xy", encoding: Encoding::Mubuf, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_format_xyz", encoding: Encoding::Mubuf, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_format_xyzw", encoding: Encoding::Mubuf, opcodes: [3, 3, 3, 3, 3, 3, 3], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_format_x", encoding: Encoding::Mubuf, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_format_xy", encoding: Encoding::Mubuf, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_format_xyz", encoding: Encoding::Mubuf, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_format_xyzw", encoding: Encoding::Mubuf, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_format_d16_x", encoding: Encoding::Mubuf, opcodes: [X, X, 8, 8, 8, 8, 8], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_format_d16_xy", encoding: Encoding::Mubuf, opcodes: [X, X, 9, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_format_d16_xy", encoding: Encoding::Mubuf, opcodes: [X, X, X, 9, 9, 9, 9], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_format_d16_xyz", encoding: Encoding::Mubuf, opcodes: [X, X, 10, X, X, X, X], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_format_d16_xyz", encoding: Encoding::Mubuf, opcodes: [X, X, X, 10, 10, 10, 10], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_format_d16_xyzw", encoding: Encoding::Mubuf, opcodes: [X, X, 11, X, X, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_format_d16_xyzw", encoding: Encoding::Mubuf, opcodes: [X, X, X, 11, 11, 11, 11], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_format_d16_x", encoding: Encoding::Mubuf, opcodes: [X, X, 12, 12, 12, 12, 12], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_format_d16_xy", encoding: Encoding::Mubuf, opcodes: [X, X, 13, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_format_d16_xy", encoding: Encoding::Mubuf, opcodes: [X, X, X, 13, 13, 13, 13], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_format_d16_xyz", encoding: Encoding::Mubuf, opcodes: [X, X, 14, X, X, X, X], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_format_d16_xyz", encoding: Encoding::Mubuf, opcodes: [X, X, X, 14, 14, 14, 14], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_format_d16_xyzw", encoding: Encoding::Mubuf, opcodes: [X, X, 15, X, X, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_format_d16_xyzw", encoding: Encoding::Mubuf, opcodes: [X, X, X, 15, 15, 15, 15], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_ubyte", encoding: Encoding::Mubuf, opcodes: [8, 8, 16, 16, 16, 16, 16], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_sbyte", encoding: Encoding::Mubuf, opcodes: [9, 9, 17, 17, 17, 17, 17], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_ushort", encoding: Encoding::Mubuf, opcodes: [10, 10, 18, 18, 18, 18, 18], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_sshort", encoding: Encoding::Mubuf, opcodes: [11, 11, 19, 19, 19, 19, 19], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_dword", encoding: Encoding::Mubuf, opcodes: [12, 12, 20, 20, 20, 20, 20], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_dwordx2", encoding: Encoding::Mubuf, opcodes: [13, 13, 21, 21, 21, 21, 21], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_dwordx3", encoding: Encoding::Mubuf, opcodes: [15, 15, 22, 22, 22, 22, 22], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_dwordx4", encoding: Encoding::Mubuf, opcodes: [14, 14, 23, 23, 23, 23, 23], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_byte", encoding: Encoding::Mubuf, opcodes: [24, 24, 24, 24, 24, 24, 24], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_byte_d16_hi", encoding: Encoding::Mubuf, opcodes: [X, X, X, 25, 25, 25, 25], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_short", encoding: Encoding::Mubuf, opcodes: [26, 26, 26, 26, 26, 26, 26], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_short_d16_hi", encoding: Encoding::Mubuf, opcodes: [X, X, X, 27, 27, 27, 27], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_dword", encoding: Encoding::Mubuf, opcodes: [28, 28, 28, 28, 28, 28, 28], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_dwordx2", encoding: Encoding::Mubuf, opcodes: [29, 29, 29, 29, 29, 29, 29], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_dwordx3", encoding: Encoding::Mubuf, opcodes: [31, 31, 30, 30, 30, 30, 30], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_dwordx4", encoding: Encoding::Mubuf, opcodes: [30, 30, 31, 31, 31, 31, 31], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_ubyte_d16", encoding: Encoding::Mubuf, opcodes: [X, X, X, 32, 32, 32, 32], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_ubyte_d16_hi", encoding: Encoding::Mubuf, opcodes: [X, X, X, 33, 33, 33, 33], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_sbyte_d16", encoding: Encoding::Mubuf, opcodes: [X, X, X, 34, 34, 34, 34], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_sbyte_d16_hi", encoding: Encoding::Mubuf, opcodes: [X, X, X, 35, 35, 35, 35], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_short_d16", encoding: Encoding::Mubuf, opcodes: [X, X, X, 36, 36, 36, 36], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_short_d16_hi", encoding: Encoding::Mubuf, opcodes: [X, X, X, 37, 37, 37, 37], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_load_format_d16_hi_x", encoding: Encoding::Mubuf, opcodes: [X, X, X, 38, 38, 38, 38], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_store_format_d16_hi_x", encoding: Encoding::Mubuf, opcodes: [X, X, X, 39, 39, 39, 39], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_wbl2", encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 40, 40], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_inv", encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, X, 41], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_invl2", encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 41, X], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_wbinvl1", encoding: Encoding::Mubuf, opcodes: [113, 113, 62, 62, 62, 62, 62], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_wbinvl1_vol", encoding: Encoding::Mubuf, opcodes: [X, 112, 63, 63, 63, 63, 63], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_swap", encoding: Encoding::Mubuf, opcodes: [48, 48, 64, 64, 64, 64, 64], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_cmpswap", encoding: Encoding::Mubuf, opcodes: [49, 49, 65, 65, 65, 65, 65], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_add", encoding: Encoding::Mubuf, opcodes: [50, 50, 66, 66, 66, 66, 66], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_sub", encoding: Encoding::Mubuf, opcodes: [51, 51, 67, 67, 67, 67, 67], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_smin", encoding: Encoding::Mubuf, opcodes: [53, 53, 68, 68, 68, 68, 68], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_umin", encoding: Encoding::Mubuf, opcodes: [54, 54, 69, 69, 69, 69, 69], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_smax", encoding: Encoding::Mubuf, opcodes: [55, 55, 70, 70, 70, 70, 70], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_umax", encoding: Encoding::Mubuf, opcodes: [56, 56, 71, 71, 71, 71, 71], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_and", encoding: Encoding::Mubuf, opcodes: [57, 57, 72, 72, 72, 72, 72], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_or", encoding: Encoding::Mubuf, opcodes: [58, 58, 73, 73, 73, 73, 73], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_xor", encoding: Encoding::Mubuf, opcodes: [59, 59, 74, 74, 74, 74, 74], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_inc", encoding: Encoding::Mubuf, opcodes: [60, 60, 75, 75, 75, 75, 75], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_dec", encoding: Encoding::Mubuf, opcodes: [61, 61, 76, 76, 76, 76, 76], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_add_f32", encoding: Encoding::Mubuf, opcodes: [X, X, X, X, 77, 77, 77], operands: &[op!(Vdata F32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[(flags::GLCRET, "gfx90a,gfx940")], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_pk_add_f16", encoding: Encoding::Mubuf, opcodes: [X, X, X, X, 78, 78, 78], operands: &[op!(Vdata V2F16), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[(flags::GLCRET, "gfx90a,gfx940")], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_add_f64", encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 79, 79], operands: &[op!(Vdata F64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_min_f64", encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 80, 80], operands: &[op!(Vdata F64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_max_f64", encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 81, 81], operands: &[op!(Vdata F64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_swap_x2", encoding: Encoding::Mubuf, opcodes: [80, 80, 96, 96, 96, 96, 96], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_cmpswap_x2", encoding: Encoding::Mubuf, opcodes: [81, 81, 97, 97, 97, 97, 97], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_add_x2", encoding: Encoding::Mubuf, opcodes: [82, 82, 98, 98, 98, 98, 98], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_sub_x2", encoding: Encoding::Mubuf, opcodes: [83, 83, 99, 99, 99, 99, 99], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_smin_x2", encoding: Encoding::Mubuf, opcodes: [85, 85, 100, 100, 100, 100, 100], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_umin_x2", encoding: Encoding::Mubuf, opcodes: [86, 86, 101, 101, 101, 101, 101], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_smax_x2", encoding: Encoding::Mubuf, opcodes: [87, 87, 102, 102, 102, 102, 102], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_umax_x2", encoding: Encoding::Mubuf, opcodes: [88, 88, 103, 103, 103, 103, 103], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_and_x2", encoding: Encoding::Mubuf, opcodes: [89, 89, 104, 104, 104, 104, 104], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_or_x2", encoding: Encoding::Mubuf, opcodes: [90, 90, 105, 105, 105, 105, 105], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_xor_x2", encoding: Encoding::Mubuf, opcodes: [91, 91, 106, 106, 106, 106, 106], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_inc_x2", encoding: Encoding::Mubuf, opcodes: [92, 92, 107, 107, 107, 107, 107], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_dec_x2", encoding: Encoding::Mubuf, opcodes: [93, 93, 108, 108, 108, 108, 108], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_fcmpswap", encoding: Encoding::Mubuf, opcodes: [62, 62, X, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_fmin", encoding: Encoding::Mubuf, opcodes: [63, 63, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_fmax", encoding: Encoding::Mubuf, opcodes: [64, 64, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_fcmpswap_x2", encoding: Encoding::Mubuf, opcodes: [94, 94, X, X, X, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_fmin_x2", encoding: Encoding::Mubuf, opcodes: [95, 95, X, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_atomic_fmax_x2", encoding: Encoding::Mubuf, opcodes: [96, 96, X, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "buffer_wbinvl1_sc", encoding: Encoding::Mubuf, opcodes: [112, X, X, X, X, X, X], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_load_dword", encoding: Encoding::Smrd, opcodes: [0, 0, X, X, X, X, X], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_load_dwordx2", encoding: Encoding::Smrd, opcodes: [1, 1, X, X, X, X, X], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_load_dwordx4", encoding: Encoding::Smrd, opcodes: [2, 2, X, X, X, X, X], operands: &[op!(Sdata B128), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_load_dwordx8", encoding: Encoding::Smrd, opcodes: [3, 3, X, X, X, X, X], operands: &[op!(Sdata B256), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_load_dwordx16", encoding: Encoding::Smrd, opcodes: [4, 4, X, X, X, X, X], operands: &[op!(Sdata B512), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_load_dword", encoding: Encoding::Smrd, opcodes: [8, 8, X, X, X, X, X], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_load_dwordx2", encoding: Encoding::Smrd, opcodes: [9, 9, X, X, X, X, X], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_load_dwordx4", encoding: Encoding::Smrd, opcodes: [10, 10, X, X, X, X, X], operands: &[op!(Sdata B128), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_load_dwordx8", encoding: Encoding::Smrd, opcodes: [11, 11, X, X, X, X, X], operands: &[op!(Sdata B256), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_load_dwordx16", encoding: Encoding::Smrd, opcodes: [12, 12, X, X, X, X, X], operands: &[op!(Sdata B512), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_memtime", encoding: Encoding::Smrd, opcodes: [30, 30, X, X, X, X, X], operands: &[op!(Sdata B64)], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_dcache_inv", encoding: Encoding::Smrd, opcodes: [31, 31, X, X, X, X, X], operands: &[], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_dcache_inv_vol", encoding: Encoding::Smrd, opcodes: [X, 29, X, X, X, X, X], operands: &[], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_load_dword", encoding: Encoding::Smem, opcodes: [X, X, 0, 0, 0, 0, 0], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_load_dwordx2", encoding: Encoding::Smem, opcodes: [X, X, 1, 1, 1, 1, 1], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_load_dwordx4", encoding: Encoding::Smem, opcodes: [X, X, 2, 2, 2, 2, 2], operands: &[op!(Sdata B128), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_load_dwordx8", encoding: Encoding::Smem, opcodes: [X, X, 3, 3, 3, 3, 3], operands: &[op!(Sdata B256), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_load_dwordx16", encoding: Encoding::Smem, opcodes: [X, X, 4, 4, 4, 4, 4], operands: &[op!(Sdata B512), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_load_dword", encoding: Encoding::Smem, opcodes: [X, X, 8, 8, 8, 8, 8], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_load_dwordx2", encoding: Encoding::Smem, opcodes: [X, X, 9, 9, 9, 9, 9], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_load_dwordx4", encoding: Encoding::Smem, opcodes: [X, X, 10, 10, 10, 10, 10], operands: &[op!(Sdata B128), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_load_dwordx8", encoding: Encoding::Smem, opcodes: [X, X, 11, 11, 11, 11, 11], operands: &[op!(Sdata B256), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_load_dwordx16", encoding: Encoding::Smem, opcodes: [X, X, 12, 12, 12, 12, 12], operands: &[op!(Sdata B512), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_store_dword", encoding: Encoding::Smem, opcodes: [X, X, 16, 16, 16, 16, 16], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_store_dwordx2", encoding: Encoding::Smem, opcodes: [X, X, 17, 17, 17, 17, 17], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_store_dwordx4", encoding: Encoding::Smem, opcodes: [X, X, 18, 18, 18, 18, 18], operands: &[op!(Sdata B128), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_store_dword", encoding: Encoding::Smem, opcodes: [X, X, 24, 24, 24, 24, 24], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_store_dwordx2", encoding: Encoding::Smem, opcodes: [X, X, 25, 25, 25, 25, 25], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_store_dwordx4", encoding: Encoding::Smem, opcodes: [X, X, 26, 26, 26, 26, 26], operands: &[op!(Sdata B128), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_dcache_inv", encoding: Encoding::Smem, opcodes: [X, X, 32, 32, 32, 32, 32], operands: &[], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_dcache_wb", encoding: Encoding::Smem, opcodes: [X, X, 33, 33, 33, 33, 33], operands: &[], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_dcache_inv_vol", encoding: Encoding::Smem, opcodes: [X, X, 34, 34, 34, 34, 34], operands: &[], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_dcache_wb_vol", encoding: Encoding::Smem, opcodes: [X, X, 35, 35, 35, 35, 35], operands: &[], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_memtime", encoding: Encoding::Smem, opcodes: [X, X, 36, 36, 36, 36, 36], operands: &[op!(Sdata B64)], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_memrealtime", encoding: Encoding::Smem, opcodes: [X, X, 37, 37, 37, 37, 37], operands: &[op!(Sdata B64)], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atc_probe", encoding: Encoding::Smem, opcodes: [X, X, 38, 38, 38, 38, 38], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::PROBE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atc_probe_buffer", encoding: Encoding::Smem, opcodes: [X, X, 39, 39, 39, 39, 39], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::PROBE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_scratch_load_dword", encoding: Encoding::Smem, opcodes: [X, X, X, 5, 5, 5, 5], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_scratch_load_dwordx2", encoding: Encoding::Smem, opcodes: [X, X, X, 6, 6, 6, 6], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_scratch_load_dwordx4", encoding: Encoding::Smem, opcodes: [X, X, X, 7, 7, 7, 7], operands: &[op!(Sdata B128), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_scratch_store_dword", encoding: Encoding::Smem, opcodes: [X, X, X, 21, 21, 21, 21], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_scratch_store_dwordx2", encoding: Encoding::Smem, opcodes: [X, X, X, 22, 22, 22, 22], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_scratch_store_dwordx4", encoding: Encoding::Smem, opcodes: [X, X, X, 23, 23, 23, 23], operands: &[op!(Sdata B128), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_dcache_discard", encoding: Encoding::Smem, opcodes: [X, X, X, 40, 40, 40, 40], operands: &[op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::NOSDATA, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_dcache_discard_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 41, 41, 41, 41], operands: &[op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::NOSDATA, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_swap", encoding: Encoding::Smem, opcodes: [X, X, X, 64, 64, 64, 64], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_cmpswap", encoding: Encoding::Smem, opcodes: [X, X, X, 65, 65, 65, 65], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_add", encoding: Encoding::Smem, opcodes: [X, X, X, 66, 66, 66, 66], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_sub", encoding: Encoding::Smem, opcodes: [X, X, X, 67, 67, 67, 67], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_smin", encoding: Encoding::Smem, opcodes: [X, X, X, 68, 68, 68, 68], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_umin", encoding: Encoding::Smem, opcodes: [X, X, X, 69, 69, 69, 69], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_smax", encoding: Encoding::Smem, opcodes: [X, X, X, 70, 70, 70, 70], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_umax", encoding: Encoding::Smem, opcodes: [X, X, X, 71, 71, 71, 71], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_and", encoding: Encoding::Smem, opcodes: [X, X, X, 72, 72, 72, 72], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_or", encoding: Encoding::Smem, opcodes: [X, X, X, 73, 73, 73, 73], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_xor", encoding: Encoding::Smem, opcodes: [X, X, X, 74, 74, 74, 74], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_inc", encoding: Encoding::Smem, opcodes: [X, X, X, 75, 75, 75, 75], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_dec", encoding: Encoding::Smem, opcodes: [X, X, X, 76, 76, 76, 76], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_swap_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 96, 96, 96, 96], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_cmpswap_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 97, 97, 97, 97], operands: &[op!(Sdata B128), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_add_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 98, 98, 98, 98], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_sub_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 99, 99, 99, 99], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_smin_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 100, 100, 100, 100], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_umin_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 101, 101, 101, 101], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_smax_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 102, 102, 102, 102], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_umax_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 103, 103, 103, 103], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_and_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 104, 104, 104, 104], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_or_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 105, 105, 105, 105], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_xor_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 106, 106, 106, 106], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_inc_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 107, 107, 107, 107], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_buffer_atomic_dec_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 108, 108, 108, 108], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_swap", encoding: Encoding::Smem, opcodes: [X, X, X, 128, 128, 128, 128], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_cmpswap", encoding: Encoding::Smem, opcodes: [X, X, X, 129, 129, 129, 129], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_add", encoding: Encoding::Smem, opcodes: [X, X, X, 130, 130, 130, 130], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_sub", encoding: Encoding::Smem, opcodes: [X, X, X, 131, 131, 131, 131], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_smin", encoding: Encoding::Smem, opcodes: [X, X, X, 132, 132, 132, 132], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_umin", encoding: Encoding::Smem, opcodes: [X, X, X, 133, 133, 133, 133], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_smax", encoding: Encoding::Smem, opcodes: [X, X, X, 134, 134, 134, 134], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_umax", encoding: Encoding::Smem, opcodes: [X, X, X, 135, 135, 135, 135], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_and", encoding: Encoding::Smem, opcodes: [X, X, X, 136, 136, 136, 136], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_or", encoding: Encoding::Smem, opcodes: [X, X, X, 137, 137, 137, 137], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_xor", encoding: Encoding::Smem, opcodes: [X, X, X, 138, 138, 138, 138], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_inc", encoding: Encoding::Smem, opcodes: [X, X, X, 139, 139, 139, 139], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_dec", encoding: Encoding::Smem, opcodes: [X, X, X, 140, 140, 140, 140], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_swap_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 160, 160, 160, 160], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_cmpswap_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 161, 161, 161, 161], operands: &[op!(Sdata B128), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_add_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 162, 162, 162, 162], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_sub_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 163, 163, 163, 163], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_smin_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 164, 164, 164, 164], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_umin_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 165, 165, 165, 165], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_smax_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 166, 166, 166, 166], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_umax_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 167, 167, 167, 167], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_and_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 168, 168, 168, 168], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_or_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 169, 169, 169, 169], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_xor_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 170, 170, 170, 170], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_inc_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 171, 171, 171, 171], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_atomic_dec_x2", encoding: Encoding::Smem, opcodes: [X, X, X, 172, 172, 172, 172], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_mov_b32", encoding: Encoding::Sop1, opcodes: [3, 3, 0, 0, 0, 0, 0], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_mov_b64", encoding: Encoding::Sop1, opcodes: [4, 4, 1, 1, 1, 1, 1], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmov_b32", encoding: Encoding::Sop1, opcodes: [5, 5, 2, 2, 2, 2, 2], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmov_b64", encoding: Encoding::Sop1, opcodes: [6, 6, 3, 3, 3, 3, 3], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_not_b32", encoding: Encoding::Sop1, opcodes: [7, 7, 4, 4, 4, 4, 4], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_not_b64", encoding: Encoding::Sop1, opcodes: [8, 8, 5, 5, 5, 5, 5], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_wqm_b32", encoding: Encoding::Sop1, opcodes: [9, 9, 6, 6, 6, 6, 6], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_wqm_b64", encoding: Encoding::Sop1, opcodes: [10, 10, 7, 7, 7, 7, 7], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_brev_b32", encoding: Encoding::Sop1, opcodes: [11, 11, 8, 8, 8, 8, 8], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_brev_b64", encoding: Encoding::Sop1, opcodes: [12, 12, 9, 9, 9, 9, 9], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bcnt0_i32_b32", encoding: Encoding::Sop1, opcodes: [13, 13, 10, 10, 10, 10, 10], operands: &[op!(Sdst I32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bcnt0_i32_b64", encoding: Encoding::Sop1, opcodes: [14, 14, 11, 11, 11, 11, 11], operands: &[op!(Sdst I32), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bcnt1_i32_b32", encoding: Encoding::Sop1, opcodes: [15, 15, 12, 12, 12, 12, 12], operands: &[op!(Sdst I32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bcnt1_i32_b64", encoding: Encoding::Sop1, opcodes: [16, 16, 13, 13, 13, 13, 13], operands: &[op!(Sdst I32), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_ff0_i32_b32", encoding: Encoding::Sop1, opcodes: [17, 17, 14, 14, 14, 14, 14], operands: &[op!(Sdst I32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_ff0_i32_b64", encoding: Encoding::Sop1, opcodes: [18, 18, 15, 15, 15, 15, 15], operands: &[op!(Sdst I32), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_ff1_i32_b32", encoding: Encoding::Sop1, opcodes: [19, 19, 16, 16, 16, 16, 16], operands: &[op!(Sdst I32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_ff1_i32_b64", encoding: Encoding::Sop1, opcodes: [20, 20, 17, 17, 17, 17, 17], operands: &[op!(Sdst I32), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_flbit_i32_b32", encoding: Encoding::Sop1, opcodes: [21, 21, 18, 18, 18, 18, 18], operands: &[op!(Sdst I32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_flbit_i32_b64", encoding: Encoding::Sop1, opcodes: [22, 22, 19, 19, 19, 19, 19], operands: &[op!(Sdst I32), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_flbit_i32", encoding: Encoding::Sop1, opcodes: [23, 23, 20, 20, 20, 20, 20], operands: &[op!(Sdst I32), op!(Ssrc0 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_flbit_i32_i64", encoding: Encoding::Sop1, opcodes: [24, 24, 21, 21, 21, 21, 21], operands: &[op!(Sdst I32), op!(Ssrc0 I64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_sext_i32_i8", encoding: Encoding::Sop1, opcodes: [25, 25, 22, 22, 22, 22, 22], operands: &[op!(Sdst I32), op!(Ssrc0 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_sext_i32_i16", encoding: Encoding::Sop1, opcodes: [26, 26, 23, 23, 23, 23, 23], operands: &[op!(Sdst I32), op!(Ssrc0 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bitset0_b32", encoding: Encoding::Sop1, opcodes: [27, 27, 24, 24, 24, 24, 24], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bitset0_b64", encoding: Encoding::Sop1, opcodes: [28, 28, 25, 25, 25, 25, 25], operands: &[op!(Sdst B64), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bitset1_b32", encoding: Encoding::Sop1, opcodes: [29, 29, 26, 26, 26, 26, 26], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bitset1_b64", encoding: Encoding::Sop1, opcodes: [30, 30, 27, 27, 27, 27, 27], operands: &[op!(Sdst B64), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_getpc_b64", encoding: Encoding::Sop1, opcodes: [31, 31, 28, 28, 28, 28, 28], operands: &[op!(Sdst B64)], flags: flags::NOSSRC0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_setpc_b64", encoding: Encoding::Sop1, opcodes: [32, 32, 29, 29, 29, 29, 29], operands: &[op!(Ssrc0 B64)], flags: flags::NOSDST | flags::SREGONLY, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_swappc_b64", encoding: Encoding::Sop1, opcodes: [33, 33, 30, 30, 30, 30, 30], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_rfe_b64", encoding: Encoding::Sop1, opcodes: [34, 34, 31, 31, 31, 31, 31], operands: &[op!(Ssrc0 B64)], flags: flags::NOSDST | flags::SREGONLY, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_and_saveexec_b64", encoding: Encoding::Sop1, opcodes: [36, 36, 32, 32, 32, 32, 32], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_or_saveexec_b64", encoding: Encoding::Sop1, opcodes: [37, 37, 33, 33, 33, 33, 33], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_xor_saveexec_b64", encoding: Encoding::Sop1, opcodes: [38, 38, 34, 34, 34, 34, 34], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_andn2_saveexec_b64", encoding: Encoding::Sop1, opcodes: [39, 39, 35, 35, 35, 35, 35], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_orn2_saveexec_b64", encoding: Encoding::Sop1, opcodes: [40, 40, 36, 36, 36, 36, 36], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_nand_saveexec_b64", encoding: Encoding::Sop1, opcodes: [41, 41, 37, 37, 37, 37, 37], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_nor_saveexec_b64", encoding: Encoding::Sop1, opcodes: [42, 42, 38, 38, 38, 38, 38], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_xnor_saveexec_b64", encoding: Encoding::Sop1, opcodes: [43, 43, 39, 39, 39, 39, 39], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_quadmask_b32", encoding: Encoding::Sop1, opcodes: [44, 44, 40, 40, 40, 40, 40], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_quadmask_b64", encoding: Encoding::Sop1, opcodes: [45, 45, 41, 41, 41, 41, 41], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_movrels_b32", encoding: Encoding::Sop1, opcodes: [46, 46, 42, 42, 42, 42, 42], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: flags::SREGONLY, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_movrels_b64", encoding: Encoding::Sop1, opcodes: [47, 47, 43, 43, 43, 43, 43], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: flags::SREGONLY, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_movreld_b32", encoding: Encoding::Sop1, opcodes: [48, 48, 44, 44, 44, 44, 44], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_movreld_b64", encoding: Encoding::Sop1, opcodes: [49, 49, 45, 45, 45, 45, 45], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_join", encoding: Encoding::Sop1, opcodes: [50, 50, 46, 46, 46, 46, 46], operands: &[op!(Ssrc0 B32)], flags: flags::NOSDST | flags::SREGONLY, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_abs_i32", encoding: Encoding::Sop1, opcodes: [52, 52, 48, 48, 48, 48, 48], operands: &[op!(Sdst I32), op!(Ssrc0 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_set_gpr_idx_idx", encoding: Encoding::Sop1, opcodes: [X, X, 50, 50, 50, 50, 50], operands: &[op!(Ssrc0 B32)], flags: flags::NOSDST, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_andn1_saveexec_b64", encoding: Encoding::Sop1, opcodes: [X, X, X, 51, 51, 51, 51], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_orn1_saveexec_b64", encoding: Encoding::Sop1, opcodes: [X, X, X, 52, 52, 52, 52], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_andn1_wrexec_b64", encoding: Encoding::Sop1, opcodes: [X, X, X, 53, 53, 53, 53], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_andn2_wrexec_b64", encoding: Encoding::Sop1, opcodes: [X, X, X, 54, 54, 54, 54], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bitreplicate_b64_b32", encoding: Encoding::Sop1, opcodes: [X, X, X, 55, 55, 55, 55], operands: &[op!(Sdst B64), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_add_u32", encoding: Encoding::Sop2, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_sub_u32", encoding: Encoding::Sop2, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_add_i32", encoding: Encoding::Sop2, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_sub_i32", encoding: Encoding::Sop2, opcodes: [3, 3, 3, 3, 3, 3, 3], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_addc_u32", encoding: Encoding::Sop2, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_subb_u32", encoding: Encoding::Sop2, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_min_i32", encoding: Encoding::Sop2, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_min_u32", encoding: Encoding::Sop2, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_max_i32", encoding: Encoding::Sop2, opcodes: [8, 8, 8, 8, 8, 8, 8], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_max_u32", encoding: Encoding::Sop2, opcodes: [9, 9, 9, 9, 9, 9, 9], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cselect_b32", encoding: Encoding::Sop2, opcodes: [10, 10, 10, 10, 10, 10, 10], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cselect_b64", encoding: Encoding::Sop2, opcodes: [11, 11, 11, 11, 11, 11, 11], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_and_b32", encoding: Encoding::Sop2, opcodes: [14, 14, 12, 12, 12, 12, 12], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_and_b64", encoding: Encoding::Sop2, opcodes: [15, 15, 13, 13, 13, 13, 13], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_or_b32", encoding: Encoding::Sop2, opcodes: [16, 16, 14, 14, 14, 14, 14], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_or_b64", encoding: Encoding::Sop2, opcodes: [17, 17, 15, 15, 15, 15, 15], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_xor_b32", encoding: Encoding::Sop2, opcodes: [18, 18, 16, 16, 16, 16, 16], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_xor_b64", encoding: Encoding::Sop2, opcodes: [19, 19, 17, 17, 17, 17, 17], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_andn2_b32", encoding: Encoding::Sop2, opcodes: [20, 20, 18, 18, 18, 18, 18], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_andn2_b64", encoding: Encoding::Sop2, opcodes: [21, 21, 19, 19, 19, 19, 19], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_orn2_b32", encoding: Encoding::Sop2, opcodes: [22, 22, 20, 20, 20, 20, 20], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_orn2_b64", encoding: Encoding::Sop2, opcodes: [23, 23, 21, 21, 21, 21, 21], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_nand_b32", encoding: Encoding::Sop2, opcodes: [24, 24, 22, 22, 22, 22, 22], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_nand_b64", encoding: Encoding::Sop2, opcodes: [25, 25, 23, 23, 23, 23, 23], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_nor_b32", encoding: Encoding::Sop2, opcodes: [26, 26, 24, 24, 24, 24, 24], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_nor_b64", encoding: Encoding::Sop2, opcodes: [27, 27, 25, 25, 25, 25, 25], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_xnor_b32", encoding: Encoding::Sop2, opcodes: [28, 28, 26, 26, 26, 26, 26], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_xnor_b64", encoding: Encoding::Sop2, opcodes: [29, 29, 27, 27, 27, 27, 27], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_lshl_b32", encoding: Encoding::Sop2, opcodes: [30, 30, 28, 28, 28, 28, 28], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_lshl_b64", encoding: Encoding::Sop2, opcodes: [31, 31, 29, 29, 29, 29, 29], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_lshr_b32", encoding: Encoding::Sop2, opcodes: [32, 32, 30, 30, 30, 30, 30], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_lshr_b64", encoding: Encoding::Sop2, opcodes: [33, 33, 31, 31, 31, 31, 31], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_ashr_i32", encoding: Encoding::Sop2, opcodes: [34, 34, 32, 32, 32, 32, 32], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_ashr_i64", encoding: Encoding::Sop2, opcodes: [35, 35, 33, 33, 33, 33, 33], operands: &[op!(Sdst I64), op!(Ssrc0 I64), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bfm_b32", encoding: Encoding::Sop2, opcodes: [36, 36, 34, 34, 34, 34, 34], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bfm_b64", encoding: Encoding::Sop2, opcodes: [37, 37, 35, 35, 35, 35, 35], operands: &[op!(Sdst B64), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_mul_i32", encoding: Encoding::Sop2, opcodes: [38, 38, 36, 36, 36, 36, 36], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bfe_u32", encoding: Encoding::Sop2, opcodes: [39, 39, 37, 37, 37, 37, 37], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bfe_i32", encoding: Encoding::Sop2, opcodes: [40, 40, 38, 38, 38, 38, 38], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bfe_u64", encoding: Encoding::Sop2, opcodes: [41, 41, 39, 39, 39, 39, 39], operands: &[op!(Sdst U64), op!(Ssrc0 U64), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bfe_i64", encoding: Encoding::Sop2, opcodes: [42, 42, 40, 40, 40, 40, 40], operands: &[op!(Sdst I64), op!(Ssrc0 I64), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_g_fork", encoding: Encoding::Sop2, opcodes: [43, 43, 41, 41, 41, 41, 41], operands: &[op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: flags::NOSDST, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_absdiff_i32", encoding: Encoding::Sop2, opcodes: [44, 44, 42, 42, 42, 42, 42], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_rfe_restore_b64", encoding: Encoding::Sop2, opcodes: [X, X, 43, 43, 43, 43, 43], operands: &[op!(Ssrc0 B64), op!(Ssrc1 B32)], flags: flags::NOSDST, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_mul_hi_u32", encoding: Encoding::Sop2, opcodes: [X, X, X, 44, 44, 44, 44], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_mul_hi_i32", encoding: Encoding::Sop2, opcodes: [X, X, X, 45, 45, 45, 45], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_lshl1_add_u32", encoding: Encoding::Sop2, opcodes: [X, X, X, 46, 46, 46, 46], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_lshl2_add_u32", encoding: Encoding::Sop2, opcodes: [X, X, X, 47, 47, 47, 47], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_lshl3_add_u32", encoding: Encoding::Sop2, opcodes: [X, X, X, 48, 48, 48, 48], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_lshl4_add_u32", encoding: Encoding::Sop2, opcodes: [X, X, X, 49, 49, 49, 49], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_pack_ll_b32_b16", encoding: Encoding::Sop2, opcodes: [X, X, X, 50, 50, 50, 50], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_pack_lh_b32_b16", encoding: Encoding::Sop2, opcodes: [X, X, X, 51, 51, 51, 51], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_pack_hh_b32_b16", encoding: Encoding::Sop2, opcodes: [X, X, X, 52, 52, 52, 52], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_eq_i32", encoding: Encoding::Sopc, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_lg_i32", encoding: Encoding::Sopc, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_gt_i32", encoding: Encoding::Sopc, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_ge_i32", encoding: Encoding::Sopc, opcodes: [3, 3, 3, 3, 3, 3, 3], operands: &[op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_lt_i32", encoding: Encoding::Sopc, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_le_i32", encoding: Encoding::Sopc, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_eq_u32", encoding: Encoding::Sopc, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_lg_u32", encoding: Encoding::Sopc, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_gt_u32", encoding: Encoding::Sopc, opcodes: [8, 8, 8, 8, 8, 8, 8], operands: &[op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_ge_u32", encoding: Encoding::Sopc, opcodes: [9, 9, 9, 9, 9, 9, 9], operands: &[op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_lt_u32", encoding: Encoding::Sopc, opcodes: [10, 10, 10, 10, 10, 10, 10], operands: &[op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_le_u32", encoding: Encoding::Sopc, opcodes: [11, 11, 11, 11, 11, 11, 11], operands: &[op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bitcmp0_b32", encoding: Encoding::Sopc, opcodes: [12, 12, 12, 12, 12, 12, 12], operands: &[op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bitcmp1_b32", encoding: Encoding::Sopc, opcodes: [13, 13, 13, 13, 13, 13, 13], operands: &[op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bitcmp0_b64", encoding: Encoding::Sopc, opcodes: [14, 14, 14, 14, 14, 14, 14], operands: &[op!(Ssrc0 B64), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_bitcmp1_b64", encoding: Encoding::Sopc, opcodes: [15, 15, 15, 15, 15, 15, 15], operands: &[op!(Ssrc0 B64), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_setvskip", encoding: Encoding::Sopc, opcodes: [16, 16, 16, 16, 16, 16, 16], operands: &[op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_set_gpr_idx_on", encoding: Encoding::Sopc, opcodes: [X, X, 17, 17, 17, 17, 17], operands: &[op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: flags::GPRIDX, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_eq_u64", encoding: Encoding::Sopc, opcodes: [X, X, 18, 18, 18, 18, 18], operands: &[op!(Ssrc0 U64), op!(Ssrc1 U64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmp_lg_u64", encoding: Encoding::Sopc, opcodes: [X, X, 19, 19, 19, 19, 19], operands: &[op!(Ssrc0 U64), op!(Ssrc1 U64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_movk_i32", encoding: Encoding::Sopk, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Sdst I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmovk_i32", encoding: Encoding::Sopk, opcodes: [2, 2, 1, 1, 1, 1, 1], operands: &[op!(Sdst I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmpk_eq_i32", encoding: Encoding::Sopk, opcodes: [3, 3, 2, 2, 2, 2, 2], operands: &[op!(Ssrc0 I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmpk_lg_i32", encoding: Encoding::Sopk, opcodes: [4, 4, 3, 3, 3, 3, 3], operands: &[op!(Ssrc0 I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmpk_gt_i32", encoding: Encoding::Sopk, opcodes: [5, 5, 4, 4, 4, 4, 4], operands: &[op!(Ssrc0 I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmpk_ge_i32", encoding: Encoding::Sopk, opcodes: [6, 6, 5, 5, 5, 5, 5], operands: &[op!(Ssrc0 I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmpk_lt_i32", encoding: Encoding::Sopk, opcodes: [7, 7, 6, 6, 6, 6, 6], operands: &[op!(Ssrc0 I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmpk_le_i32", encoding: Encoding::Sopk, opcodes: [8, 8, 7, 7, 7, 7, 7], operands: &[op!(Ssrc0 I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmpk_eq_u32", encoding: Encoding::Sopk, opcodes: [9, 9, 8, 8, 8, 8, 8], operands: &[op!(Ssrc0 U32), op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmpk_lg_u32", encoding: Encoding::Sopk, opcodes: [10, 10, 9, 9, 9, 9, 9], operands: &[op!(Ssrc0 U32), op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmpk_gt_u32", encoding: Encoding::Sopk, opcodes: [11, 11, 10, 10, 10, 10, 10], operands: &[op!(Ssrc0 U32), op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmpk_ge_u32", encoding: Encoding::Sopk, opcodes: [12, 12, 11, 11, 11, 11, 11], operands: &[op!(Ssrc0 U32), op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmpk_lt_u32", encoding: Encoding::Sopk, opcodes: [13, 13, 12, 12, 12, 12, 12], operands: &[op!(Ssrc0 U32), op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cmpk_le_u32", encoding: Encoding::Sopk, opcodes: [14, 14, 13, 13, 13, 13, 13], operands: &[op!(Ssrc0 U32), op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_addk_i32", encoding: Encoding::Sopk, opcodes: [15, 15, 14, 14, 14, 14, 14], operands: &[op!(Sdst I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_mulk_i32", encoding: Encoding::Sopk, opcodes: [16, 16, 15, 15, 15, 15, 15], operands: &[op!(Sdst I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_i_fork", encoding: Encoding::Sopk, opcodes: [17, 17, 16, 16, 16, 16, 16], operands: &[op!(Ssrc0 B64), op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_getreg_b32", encoding: Encoding::Sopk, opcodes: [18, 18, 17, 17, 17, 17, 17], operands: &[op!(Sdst B32), op!(Simm16 B16)], flags: flags::HWREG, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_setreg_b32", encoding: Encoding::Sopk, opcodes: [19, 19, 18, 18, 18, 18, 18], operands: &[op!(Simm16 B16), op!(Ssrc0 B32)], flags: flags::HWREG, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_setreg_imm32_b32", encoding: Encoding::Sopk, opcodes: [21, 21, 20, 20, 20, 20, 20], operands: &[op!(Simm16 B16), op!(Ssrc0 B32)], flags: flags::HWREG | flags::IMM32 | flags::NOSDST, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_call_b64", encoding: Encoding::Sopk, opcodes: [X, X, X, 21, 21, 21, 21], operands: &[op!(Sdst B64), op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_nop", encoding: Encoding::Sopp, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_endpgm", encoding: Encoding::Sopp, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Simm16 U16)], flags: flags::OPTIMM, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_branch", encoding: Encoding::Sopp, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_scc0", encoding: Encoding::Sopp, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_scc1", encoding: Encoding::Sopp, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_vccz", encoding: Encoding::Sopp, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_vccnz", encoding: Encoding::Sopp, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_execz", encoding: Encoding::Sopp, opcodes: [8, 8, 8, 8, 8, 8, 8], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_execnz", encoding: Encoding::Sopp, opcodes: [9, 9, 9, 9, 9, 9, 9], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_barrier", encoding: Encoding::Sopp, opcodes: [10, 10, 10, 10, 10, 10, 10], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_setkill", encoding: Encoding::Sopp, opcodes: [11, 11, 11, 11, 11, 11, 11], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_waitcnt", encoding: Encoding::Sopp, opcodes: [12, 12, 12, 12, 12, 12, 12], operands: &[op!(Simm16 B16)], flags: flags::WAITCNT, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_sethalt", encoding: Encoding::Sopp, opcodes: [13, 13, 13, 13, 13, 13, 13], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_sleep", encoding: Encoding::Sopp, opcodes: [14, 14, 14, 14, 14, 14, 14], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_setprio", encoding: Encoding::Sopp, opcodes: [15, 15, 15, 15, 15, 15, 15], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_sendmsg", encoding: Encoding::Sopp, opcodes: [16, 16, 16, 16, 16, 16, 16], operands: &[op!(Simm16 B16)], flags: flags::SENDMSG, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_sendmsghalt", encoding: Encoding::Sopp, opcodes: [17, 17, 17, 17, 17, 17, 17], operands: &[op!(Simm16 B16)], flags: flags::SENDMSG, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_trap", encoding: Encoding::Sopp, opcodes: [18, 18, 18, 18, 18, 18, 18], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_icache_inv", encoding: Encoding::Sopp, opcodes: [19, 19, 19, 19, 19, 19, 19], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_incperflevel", encoding: Encoding::Sopp, opcodes: [20, 20, 20, 20, 20, 20, 20], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_decperflevel", encoding: Encoding::Sopp, opcodes: [21, 21, 21, 21, 21, 21, 21], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_ttracedata", encoding: Encoding::Sopp, opcodes: [22, 22, 22, 22, 22, 22, 22], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_cdbgsys", encoding: Encoding::Sopp, opcodes: [23, 23, 23, 23, 23, 23, 23], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_cdbguser", encoding: Encoding::Sopp, opcodes: [24, 24, 24, 24, 24, 24, 24], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_cdbgsys_or_user", encoding: Encoding::Sopp, opcodes: [25, 25, 25, 25, 25, 25, 25], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_cbranch_cdbgsys_and_user", encoding: Encoding::Sopp, opcodes: [26, 26, 26, 26, 26, 26, 26], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_wakeup", encoding: Encoding::Sopp, opcodes: [X, X, 3, 3, 3, 3, 3], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_endpgm_saved", encoding: Encoding::Sopp, opcodes: [X, X, 27, 27, 27, 27, 27], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_set_gpr_idx_off", encoding: Encoding::Sopp, opcodes: [X, X, 28, 28, 28, 28, 28], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_set_gpr_idx_mode", encoding: Encoding::Sopp, opcodes: [X, X, 29, 29, 29, 29, 29], operands: &[op!(Simm16 B16)], flags: flags::GPRIDX, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "s_endpgm_ordered_ps_done", encoding: Encoding::Sopp, opcodes: [X, X, X, 30, 30, 30, 30], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_interp_p1_f32", encoding: Encoding::Vintrp, opcodes: [0, 0, 0, 0, 0, X, X], operands: &[op!(Vdst F32), op!(Vsrc F32), op!(Attr U32), op!(Chan U32)], flags: flags::E64, flag_args: &[(flags::E64, "624")], cpus: &[] },
-    InstrDef { mnemonic: "v_interp_p2_f32", encoding: Encoding::Vintrp, opcodes: [1, 1, 1, 1, 1, X, X], operands: &[op!(Vdst F32), op!(Vsrc F32), op!(Attr U32), op!(Chan U32)], flags: flags::E64, flag_args: &[(flags::E64, "625")], cpus: &[] },
-    InstrDef { mnemonic: "v_interp_mov_f32", encoding: Encoding::Vintrp, opcodes: [2, 2, 2, 2, 2, X, X], operands: &[op!(Vdst F32), op!(Vsrc U32), op!(Attr U32), op!(Chan U32)], flags: flags::E64, flag_args: &[(flags::E64, "626")], cpus: &[] },
-    InstrDef { mnemonic: "v_bfrev_b32", encoding: Encoding::Vop1, opcodes: [56, 56, 44, 44, 44, 44, 44], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_ceil_f32", encoding: Encoding::Vop1, opcodes: [34, 34, 29, 29, 29, 29, 29], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_clrexcp", encoding: Encoding::Vop1, opcodes: [65, 65, 53, 53, 53, 53, 53], operands: &[], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cos_f32", encoding: Encoding::Vop1, opcodes: [54, 54, 42, 42, 42, 42, 42], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f16_f32", encoding: Encoding::Vop1, opcodes: [10, 10, 10, 10, 10, 10, 10], operands: &[op!(Vdst F16), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f32_f16", encoding: Encoding::Vop1, opcodes: [11, 11, 11, 11, 11, 11, 11], operands: &[op!(Vdst F32), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f32_f64", encoding: Encoding::Vop1, opcodes: [15, 15, 15, 15, 15, 15, 15], operands: &[op!(Vdst F32), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f32_i32", encoding: Encoding::Vop1, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Vdst F32), op!(Src0 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f32_u32", encoding: Encoding::Vop1, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Vdst F32), op!(Src0 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f32_ubyte0", encoding: Encoding::Vop1, opcodes: [17, 17, 17, 17, 17, 17, 17], operands: &[op!(Vdst F32), op!(Src0 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f32_ubyte1", encoding: Encoding::Vop1, opcodes: [18, 18, 18, 18, 18, 18, 18], operands: &[op!(Vdst F32), op!(Src0 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f32_ubyte2", encoding: Encoding::Vop1, opcodes: [19, 19, 19, 19, 19, 19, 19], operands: &[op!(Vdst F32), op!(Src0 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f32_ubyte3", encoding: Encoding::Vop1, opcodes: [20, 20, 20, 20, 20, 20, 20], operands: &[op!(Vdst F32), op!(Src0 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f64_f32", encoding: Encoding::Vop1, opcodes: [16, 16, 16, 16, 16, 16, 16], operands: &[op!(Vdst F64), op!(Src0 F32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f64_i32", encoding: Encoding::Vop1, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Vdst F64), op!(Src0 I32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f64_u32", encoding: Encoding::Vop1, opcodes: [22, 22, 22, 22, 22, 22, 22], operands: &[op!(Vdst F64), op!(Src0 U32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_flr_i32_f32", encoding: Encoding::Vop1, opcodes: [13, 13, 13, 13, 13, 13, 13], operands: &[op!(Vdst I32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_i32_f32", encoding: Encoding::Vop1, opcodes: [8, 8, 8, 8, 8, 8, 8], operands: &[op!(Vdst I32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_i32_f64", encoding: Encoding::Vop1, opcodes: [3, 3, 3, 3, 3, 3, 3], operands: &[op!(Vdst I32), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_off_f32_i4", encoding: Encoding::Vop1, opcodes: [14, 14, 14, 14, 14, 14, 14], operands: &[op!(Vdst F32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_rpi_i32_f32", encoding: Encoding::Vop1, opcodes: [12, 12, 12, 12, 12, 12, 12], operands: &[op!(Vdst I32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_u32_f32", encoding: Encoding::Vop1, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Vdst U32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_u32_f64", encoding: Encoding::Vop1, opcodes: [21, 21, 21, 21, 21, 21, 21], operands: &[op!(Vdst U32), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_exp_f32", encoding: Encoding::Vop1, opcodes: [37, 37, 32, 32, 32, 32, 32], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_ffbh_i32", encoding: Encoding::Vop1, opcodes: [59, 59, 47, 47, 47, 47, 47], operands: &[op!(Vdst I32), op!(Src0 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_ffbh_u32", encoding: Encoding::Vop1, opcodes: [57, 57, 45, 45, 45, 45, 45], operands: &[op!(Vdst U32), op!(Src0 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_ffbl_b32", encoding: Encoding::Vop1, opcodes: [58, 58, 46, 46, 46, 46, 46], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_floor_f32", encoding: Encoding::Vop1, opcodes: [36, 36, 31, 31, 31, 31, 31], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_fract_f32", encoding: Encoding::Vop1, opcodes: [32, 32, 27, 27, 27, 27, 27], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_fract_f64", encoding: Encoding::Vop1, opcodes: [62, 62, 50, 50, 50, 50, 50], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_frexp_exp_i32_f32", encoding: Encoding::Vop1, opcodes: [63, 63, 51, 51, 51, 51, 51], operands: &[op!(Vdst I32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_frexp_exp_i32_f64", encoding: Encoding::Vop1, opcodes: [60, 60, 48, 48, 48, 48, 48], operands: &[op!(Vdst I32), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_frexp_mant_f32", encoding: Encoding::Vop1, opcodes: [64, 64, 52, 52, 52, 52, 52], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_frexp_mant_f64", encoding: Encoding::Vop1, opcodes: [61, 61, 49, 49, 49, 49, 49], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_log_clamp_f32", encoding: Encoding::Vop1, opcodes: [38, 38, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_log_f32", encoding: Encoding::Vop1, opcodes: [39, 39, 33, 33, 33, 33, 33], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mov_b32", encoding: Encoding::Vop1, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_movreld_b32", encoding: Encoding::Vop1, opcodes: [66, 66, 54, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_movrels_b32", encoding: Encoding::Vop1, opcodes: [67, 67, 55, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_movrelsd_b32", encoding: Encoding::Vop1, opcodes: [68, 68, 56, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_nop", encoding: Encoding::Vop1, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_not_b32", encoding: Encoding::Vop1, opcodes: [55, 55, 43, 43, 43, 43, 43], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rcp_clamp_f32", encoding: Encoding::Vop1, opcodes: [40, 40, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rcp_clamp_f64", encoding: Encoding::Vop1, opcodes: [48, 48, X, X, X, X, X], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rcp_f32", encoding: Encoding::Vop1, opcodes: [42, 42, 34, 34, 34, 34, 34], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rcp_f64", encoding: Encoding::Vop1, opcodes: [47, 47, 37, 37, 37, 37, 37], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_rcp_iflag_f32", encoding: Encoding::Vop1, opcodes: [43, 43, 35, 35, 35, 35, 35], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rcp_legacy_f32", encoding: Encoding::Vop1, opcodes: [41, 41, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_readfirstlane_b32", encoding: Encoding::Vop1, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Sdst B32), op!(Src0 B32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rndne_f32", encoding: Encoding::Vop1, opcodes: [35, 35, 30, 30, 30, 30, 30], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rsq_clamp_f32", encoding: Encoding::Vop1, opcodes: [44, 44, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rsq_clamp_f64", encoding: Encoding::Vop1, opcodes: [50, 50, X, X, X, X, X], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rsq_f32", encoding: Encoding::Vop1, opcodes: [46, 46, 36, 36, 36, 36, 36], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rsq_f64", encoding: Encoding::Vop1, opcodes: [49, 49, 38, 38, 38, 38, 38], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_rsq_legacy_f32", encoding: Encoding::Vop1, opcodes: [45, 45, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sin_f32", encoding: Encoding::Vop1, opcodes: [53, 53, 41, 41, 41, 41, 41], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sqrt_f32", encoding: Encoding::Vop1, opcodes: [51, 51, 39, 39, 39, 39, 39], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sqrt_f64", encoding: Encoding::Vop1, opcodes: [52, 52, 40, 40, 40, 40, 40], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_trunc_f32", encoding: Encoding::Vop1, opcodes: [33, 33, 28, 28, 28, 28, 28], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_ceil_f64", encoding: Encoding::Vop1, opcodes: [X, 24, 24, 24, 24, 24, 24], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_exp_legacy_f32", encoding: Encoding::Vop1, opcodes: [X, 70, 75, 75, 75, 75, 75], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_floor_f64", encoding: Encoding::Vop1, opcodes: [X, 26, 26, 26, 26, 26, 26], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_log_legacy_f32", encoding: Encoding::Vop1, opcodes: [X, 69, 76, 76, 76, 76, 76], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rndne_f64", encoding: Encoding::Vop1, opcodes: [X, 25, 25, 25, 25, 25, 25], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_trunc_f64", encoding: Encoding::Vop1, opcodes: [X, 23, 23, 23, 23, 23, 23], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
-    InstrDef { mnemonic: "v_ceil_f16", encoding: Encoding::Vop1, opcodes: [X, X, 69, 69, 69, 69, 69], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cos_f16", encoding: Encoding::Vop1, opcodes: [X, X, 74, 74, 74, 74, 74], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f16_i16", encoding: Encoding::Vop1, opcodes: [X, X, 58, 58, 58, 58, 58], operands: &[op!(Vdst F16), op!(Src0 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f16_u16", encoding: Encoding::Vop1, opcodes: [X, X, 57, 57, 57, 57, 57], operands: &[op!(Vdst F16), op!(Src0 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_i16_f16", encoding: Encoding::Vop1, opcodes: [X, X, 60, 60, 60, 60, 60], operands: &[op!(Vdst I16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_u16_f16", encoding: Encoding::Vop1, opcodes: [X, X, 59, 59, 59, 59, 59], operands: &[op!(Vdst U16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_exp_f16", encoding: Encoding::Vop1, opcodes: [X, X, 65, 65, 65, 65, 65], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_floor_f16", encoding: Encoding::Vop1, opcodes: [X, X, 68, 68, 68, 68, 68], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_fract_f16", encoding: Encoding::Vop1, opcodes: [X, X, 72, 72, 72, 72, 72], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_frexp_exp_i16_f16", encoding: Encoding::Vop1, opcodes: [X, X, 67, 67, 67, 67, 67], operands: &[op!(Vdst I16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_frexp_mant_f16", encoding: Encoding::Vop1, opcodes: [X, X, 66, 66, 66, 66, 66], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_log_f16", encoding: Encoding::Vop1, opcodes: [X, X, 64, 64, 64, 64, 64], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rcp_f16", encoding: Encoding::Vop1, opcodes: [X, X, 61, 61, 61, 61, 61], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rndne_f16", encoding: Encoding::Vop1, opcodes: [X, X, 71, 71, 71, 71, 71], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_rsq_f16", encoding: Encoding::Vop1, opcodes: [X, X, 63, 63, 63, 63, 63], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sin_f16", encoding: Encoding::Vop1, opcodes: [X, X, 73, 73, 73, 73, 73], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sqrt_f16", encoding: Encoding::Vop1, opcodes: [X, X, 62, 62, 62, 62, 62], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_trunc_f16", encoding: Encoding::Vop1, opcodes: [X, X, 70, 70, 70, 70, 70], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_norm_i16_f16", encoding: Encoding::Vop1, opcodes: [X, X, X, 77, 77, 77, 77], operands: &[op!(Vdst I16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_norm_u16_f16", encoding: Encoding::Vop1, opcodes: [X, X, X, 78, 78, 78, 78], operands: &[op!(Vdst U16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sat_pk_u8_i16", encoding: Encoding::Vop1, opcodes: [X, X, X, 79, 79, 79, 79], operands: &[op!(Vdst B16), op!(Src0 V2I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_screen_partition_4se_b32", encoding: Encoding::Vop1, opcodes: [X, X, X, 55, 55, 55, 55], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_swap_b32", encoding: Encoding::Vop1, opcodes: [X, X, X, 81, 81, 81, 81], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_accvgpr_mov_b32", encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, 82, 82], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f32_bf8", encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, X, 85], operands: &[op!(Vdst F32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_f32_fp8", encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, X, 84], operands: &[op!(Vdst F32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pk_f32_bf8", encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, X, 87], operands: &[op!(Vdst V2F32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pk_f32_fp8", encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, X, 86], operands: &[op!(Vdst V2F32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mov_b64", encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, X, 56], operands: &[op!(Vdst B64), op!(Src0 B64)], flags: flags::NOSDWA, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_add_f32", encoding: Encoding::Vop2, opcodes: [3, 3, 1, 1, 1, 1, 1], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_add_i32", encoding: Encoding::Vop2, opcodes: [37, 37, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::ALIAS, flag_args: &[(flags::ALIAS, "v_add_co_u32")], cpus: &[] },
-    InstrDef { mnemonic: "v_addc_u32", encoding: Encoding::Vop2, opcodes: [40, 40, 28, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_and_b32", encoding: Encoding::Vop2, opcodes: [27, 27, 19, 19, 19, 19, 19], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_ashr_i32", encoding: Encoding::Vop2, opcodes: [23, 23, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_ashrrev_i32", encoding: Encoding::Vop2, opcodes: [24, 24, 17, 17, 17, 17, 17], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_bcnt_u32_b32", encoding: Encoding::Vop2, opcodes: [34, 34, X, X, X, X, X], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_bfm_b32", encoding: Encoding::Vop2, opcodes: [30, 30, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cndmask_b32", encoding: Encoding::Vop2, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B64)], flags: flags::OPTVCC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pk_i16_i32", encoding: Encoding::Vop2, opcodes: [49, 49, X, X, X, X, X], operands: &[op!(Vdst V2I16), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pk_u16_u32", encoding: Encoding::Vop2, opcodes: [48, 48, X, X, X, X, X], operands: &[op!(Vdst V2U16), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pkaccum_u8_f32", encoding: Encoding::Vop2, opcodes: [44, 44, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pknorm_i16_f32", encoding: Encoding::Vop2, opcodes: [45, 45, X, X, X, X, X], operands: &[op!(Vdst V2I16), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pknorm_u16_f32", encoding: Encoding::Vop2, opcodes: [46, 46, X, X, X, X, X], operands: &[op!(Vdst V2U16), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pkrtz_f16_f32", encoding: Encoding::Vop2, opcodes: [47, 47, X, X, X, X, X], operands: &[op!(Vdst V2F16), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_ldexp_f32", encoding: Encoding::Vop2, opcodes: [43, 43, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_lshl_b32", encoding: Encoding::Vop2, opcodes: [25, 25, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_lshlrev_b32", encoding: Encoding::Vop2, opcodes: [26, 26, 18, 18, 18, 18, 18], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_lshr_b32", encoding: Encoding::Vop2, opcodes: [21, 21, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_lshrrev_b32", encoding: Encoding::Vop2, opcodes: [22, 22, 16, 16, 16, 16, 16], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mac_f32", encoding: Encoding::Vop2, opcodes: [31, 31, 22, 22, 22, 22, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: flags::NOSDWA | flags::TIED, flag_args: &[(flags::NOSDWA, "gfx9,gfx908,gfx90a")], cpus: &[] },
-    InstrDef { mnemonic: "v_mac_legacy_f32", encoding: Encoding::Vop2, opcodes: [6, 6, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: flags::TIED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_madak_f32", encoding: Encoding::Vop2, opcodes: [33, 33, 24, 24, 24, 24, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(K F32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_madmk_f32", encoding: Encoding::Vop2, opcodes: [32, 32, 23, 23, 23, 23, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(K F32), op!(Src1 F32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_max_f32", encoding: Encoding::Vop2, opcodes: [16, 16, 11, 11, 11, 11, 11], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_max_i32", encoding: Encoding::Vop2, opcodes: [18, 18, 13, 13, 13, 13, 13], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_max_legacy_f32", encoding: Encoding::Vop2, opcodes: [14, 14, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_max_u32", encoding: Encoding::Vop2, opcodes: [20, 20, 15, 15, 15, 15, 15], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mbcnt_hi_u32_b32", encoding: Encoding::Vop2, opcodes: [36, 36, X, X, X, X, X], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mbcnt_lo_u32_b32", encoding: Encoding::Vop2, opcodes: [35, 35, X, X, X, X, X], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_min_f32", encoding: Encoding::Vop2, opcodes: [15, 15, 10, 10, 10, 10, 10], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_min_i32", encoding: Encoding::Vop2, opcodes: [17, 17, 12, 12, 12, 12, 12], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_min_legacy_f32", encoding: Encoding::Vop2, opcodes: [13, 13, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_min_u32", encoding: Encoding::Vop2, opcodes: [19, 19, 14, 14, 14, 14, 14], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_f32", encoding: Encoding::Vop2, opcodes: [8, 8, 5, 5, 5, 5, 5], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_hi_i32_i24", encoding: Encoding::Vop2, opcodes: [10, 10, 7, 7, 7, 7, 7], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_hi_u32_u24", encoding: Encoding::Vop2, opcodes: [12, 12, 9, 9, 9, 9, 9], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_i32_i24", encoding: Encoding::Vop2, opcodes: [9, 9, 6, 6, 6, 6, 6], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_legacy_f32", encoding: Encoding::Vop2, opcodes: [7, 7, 4, 4, 4, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_u32_u24", encoding: Encoding::Vop2, opcodes: [11, 11, 8, 8, 8, 8, 8], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_or_b32", encoding: Encoding::Vop2, opcodes: [28, 28, 20, 20, 20, 20, 20], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_readlane_b32", encoding: Encoding::Vop2, opcodes: [1, 1, X, X, X, X, X], operands: &[op!(Sdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::NOE64, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sub_f32", encoding: Encoding::Vop2, opcodes: [4, 4, 2, 2, 2, 2, 2], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sub_i32", encoding: Encoding::Vop2, opcodes: [38, 38, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::ALIAS, flag_args: &[(flags::ALIAS, "v_sub_co_u32")], cpus: &[] },
-    InstrDef { mnemonic: "v_subb_u32", encoding: Encoding::Vop2, opcodes: [41, 41, 29, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_subbrev_u32", encoding: Encoding::Vop2, opcodes: [42, 42, 30, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_subrev_f32", encoding: Encoding::Vop2, opcodes: [5, 5, 3, 3, 3, 3, 3], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_subrev_i32", encoding: Encoding::Vop2, opcodes: [39, 39, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::ALIAS, flag_args: &[(flags::ALIAS, "v_subrev_co_u32")], cpus: &[] },
-    InstrDef { mnemonic: "v_writelane_b32", encoding: Encoding::Vop2, opcodes: [2, 2, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::NOE64, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_xor_b32", encoding: Encoding::Vop2, opcodes: [29, 29, 21, 21, 21, 21, 21], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_add_f16", encoding: Encoding::Vop2, opcodes: [X, X, 31, 31, 31, 31, 31], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_add_u16", encoding: Encoding::Vop2, opcodes: [X, X, 38, 38, 38, 38, 38], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_add_u32", encoding: Encoding::Vop2, opcodes: [X, X, 25, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_ashrrev_i16", encoding: Encoding::Vop2, opcodes: [X, X, 44, 44, 44, 44, 44], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_ldexp_f16", encoding: Encoding::Vop2, opcodes: [X, X, 51, 51, 51, 51, 51], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_lshlrev_b16", encoding: Encoding::Vop2, opcodes: [X, X, 42, 42, 42, 42, 42], operands: &[op!(Vdst B16), op!(Src0 B16), op!(Src1 B16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_lshrrev_b16", encoding: Encoding::Vop2, opcodes: [X, X, 43, 43, 43, 43, 43], operands: &[op!(Vdst B16), op!(Src0 B16), op!(Src1 B16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mac_f16", encoding: Encoding::Vop2, opcodes: [X, X, 35, 35, 35, 35, 35], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: flags::NOSDWA | flags::TIED, flag_args: &[(flags::NOSDWA, "gfx9,gfx908,gfx90a,gfx940")], cpus: &[] },
-    InstrDef { mnemonic: "v_madak_f16", encoding: Encoding::Vop2, opcodes: [X, X, 37, 37, 37, 37, 37], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(K F16)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_madmk_f16", encoding: Encoding::Vop2, opcodes: [X, X, 36, 36, 36, 36, 36], operands: &[op!(Vdst F16), op!(Src0 F16), op!(K F16), op!(Src1 F16)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_max_f16", encoding: Encoding::Vop2, opcodes: [X, X, 45, 45, 45, 45, 45], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_max_i16", encoding: Encoding::Vop2, opcodes: [X, X, 48, 48, 48, 48, 48], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_max_u16", encoding: Encoding::Vop2, opcodes: [X, X, 47, 47, 47, 47, 47], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_min_f16", encoding: Encoding::Vop2, opcodes: [X, X, 46, 46, 46, 46, 46], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_min_i16", encoding: Encoding::Vop2, opcodes: [X, X, 50, 50, 50, 50, 50], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_min_u16", encoding: Encoding::Vop2, opcodes: [X, X, 49, 49, 49, 49, 49], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_f16", encoding: Encoding::Vop2, opcodes: [X, X, 34, 34, 34, 34, 34], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_lo_u16", encoding: Encoding::Vop2, opcodes: [X, X, 41, 41, 41, 41, 41], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sub_f16", encoding: Encoding::Vop2, opcodes: [X, X, 32, 32, 32, 32, 32], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sub_u16", encoding: Encoding::Vop2, opcodes: [X, X, 39, 39, 39, 39, 39], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sub_u32", encoding: Encoding::Vop2, opcodes: [X, X, 26, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_subrev_f16", encoding: Encoding::Vop2, opcodes: [X, X, 33, 33, 33, 33, 33], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_subrev_u16", encoding: Encoding::Vop2, opcodes: [X, X, 40, 40, 40, 40, 40], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_subrev_u32", encoding: Encoding::Vop2, opcodes: [X, X, 27, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_add_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 25, 25, 25, 25], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::OPTVCC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_add_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 52, 52, 52, 52], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_addc_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 28, 28, 28, 28], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_fmac_f32", encoding: Encoding::Vop2, opcodes: [X, X, X, 59, 59, 59, 59], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &["gfx906"] },
-    InstrDef { mnemonic: "v_sub_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 26, 26, 26, 26], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::OPTVCC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_sub_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 53, 53, 53, 53], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_subb_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 29, 29, 29, 29], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_subbrev_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 30, 30, 30, 30], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_subrev_co_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 27, 27, 27, 27], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::OPTVCC, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_subrev_u32", encoding: Encoding::Vop2, opcodes: [X, X, X, 54, 54, 54, 54], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_xnor_b32", encoding: Encoding::Vop2, opcodes: [X, X, X, 61, 61, 61, 61], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &["gfx906"] },
-    InstrDef { mnemonic: "v_dot2c_f32_f16", encoding: Encoding::Vop2, opcodes: [X, X, X, X, 55, 55, 55], operands: &[op!(Vdst F32), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_dot2c_i32_i16", encoding: Encoding::Vop2, opcodes: [X, X, X, X, 56, 56, 56], operands: &[op!(Vdst I32), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_dot4c_i32_i8", encoding: Encoding::Vop2, opcodes: [X, X, X, X, 57, 57, 57], operands: &[op!(Vdst I32), op!(Src0 B32), op!(Src1 B32)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_dot8c_i32_i4", encoding: Encoding::Vop2, opcodes: [X, X, X, X, 58, 58, 58], operands: &[op!(Vdst I32), op!(Src0 B32), op!(Src1 B32)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_fmac_f16", encoding: Encoding::Vop2, opcodes: [X, X, X, X, 60, 60, 60], operands: &[op!(Vdst V2F16), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP | flags::TIED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_fmac_f64", encoding: Encoding::Vop2, opcodes: [X, X, X, X, X, 4, 4], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_fmaak_f32", encoding: Encoding::Vop2, opcodes: [X, X, X, X, X, X, 24], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(K F32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_fmamk_f32", encoding: Encoding::Vop2, opcodes: [X, X, X, X, X, X, 23], operands: &[op!(Vdst F32), op!(Src0 F32), op!(K F32), op!(Src1 F32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_legacy_f32", encoding: Encoding::Vop3, opcodes: [320, 320, 448, 448, 448, 448, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_f32", encoding: Encoding::Vop3, opcodes: [321, 321, 449, 449, 449, 449, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_i32_i24", encoding: Encoding::Vop3, opcodes: [322, 322, 450, 450, 450, 450, 450], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_u32_u24", encoding: Encoding::Vop3, opcodes: [323, 323, 451, 451, 451, 451, 451], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_cubeid_f32", encoding: Encoding::Vop3, opcodes: [324, 324, 452, 452, 452, 452, 452], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_cubesc_f32", encoding: Encoding::Vop3, opcodes: [325, 325, 453, 453, 453, 453, 453], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_cubetc_f32", encoding: Encoding::Vop3, opcodes: [326, 326, 454, 454, 454, 454, 454], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_cubema_f32", encoding: Encoding::Vop3, opcodes: [327, 327, 455, 455, 455, 455, 455], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_bfe_u32", encoding: Encoding::Vop3, opcodes: [328, 328, 456, 456, 456, 456, 456], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_bfe_i32", encoding: Encoding::Vop3, opcodes: [329, 329, 457, 457, 457, 457, 457], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_bfi_b32", encoding: Encoding::Vop3, opcodes: [330, 330, 458, 458, 458, 458, 458], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_fma_f32", encoding: Encoding::Vop3, opcodes: [331, 331, 459, 459, 459, 459, 459], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_fma_f64", encoding: Encoding::Vop3, opcodes: [332, 332, 460, 460, 460, 460, 460], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_lerp_u8", encoding: Encoding::Vop3, opcodes: [333, 333, 461, 461, 461, 461, 461], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_alignbit_b32", encoding: Encoding::Vop3, opcodes: [334, 334, 462, 462, 462, 462, 462], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_alignbyte_b32", encoding: Encoding::Vop3, opcodes: [335, 335, 463, 463, 463, 463, 463], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_min3_f32", encoding: Encoding::Vop3, opcodes: [337, 337, 464, 464, 464, 464, 464], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_min3_i32", encoding: Encoding::Vop3, opcodes: [338, 338, 465, 465, 465, 465, 465], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_min3_u32", encoding: Encoding::Vop3, opcodes: [339, 339, 466, 466, 466, 466, 466], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_max3_f32", encoding: Encoding::Vop3, opcodes: [340, 340, 467, 467, 467, 467, 467], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_max3_i32", encoding: Encoding::Vop3, opcodes: [341, 341, 468, 468, 468, 468, 468], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_max3_u32", encoding: Encoding::Vop3, opcodes: [342, 342, 469, 469, 469, 469, 469], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_med3_f32", encoding: Encoding::Vop3, opcodes: [343, 343, 470, 470, 470, 470, 470], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_med3_i32", encoding: Encoding::Vop3, opcodes: [344, 344, 471, 471, 471, 471, 471], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_med3_u32", encoding: Encoding::Vop3, opcodes: [345, 345, 472, 472, 472, 472, 472], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_sad_u8", encoding: Encoding::Vop3, opcodes: [346, 346, 473, 473, 473, 473, 473], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_sad_hi_u8", encoding: Encoding::Vop3, opcodes: [347, 347, 474, 474, 474, 474, 474], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_sad_u16", encoding: Encoding::Vop3, opcodes: [348, 348, 475, 475, 475, 475, 475], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_sad_u32", encoding: Encoding::Vop3, opcodes: [349, 349, 476, 476, 476, 476, 476], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pk_u8_f32", encoding: Encoding::Vop3, opcodes: [350, 350, 477, 477, 477, 477, 477], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,sext")], cpus: &[] },
-    InstrDef { mnemonic: "v_div_fixup_f32", encoding: Encoding::Vop3, opcodes: [351, 351, 478, 478, 478, 478, 478], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_div_fixup_f64", encoding: Encoding::Vop3, opcodes: [352, 352, 479, 479, 479, 479, 479], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_div_scale_f32", encoding: Encoding::Vop3, opcodes: [365, 365, 480, 480, 480, 480, 480], operands: &[op!(Vdst F32), op!(Sdst B64), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS | flags::VOP3B, flag_args: &[(flags::MODS, "neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_div_scale_f64", encoding: Encoding::Vop3, opcodes: [366, 366, 481, 481, 481, 481, 481], operands: &[op!(Vdst F64), op!(Sdst B64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MODS | flags::VOP3B, flag_args: &[(flags::MODS, "neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_div_fmas_f32", encoding: Encoding::Vop3, opcodes: [367, 367, 482, 482, 482, 482, 482], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_div_fmas_f64", encoding: Encoding::Vop3, opcodes: [368, 368, 483, 483, 483, 483, 483], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_msad_u8", encoding: Encoding::Vop3, opcodes: [369, 369, 484, 484, 484, 484, 484], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_qsad_pk_u16_u8", encoding: Encoding::Vop3, opcodes: [X, 370, 485, 485, 485, 485, 485], operands: &[op!(Vdst B64), op!(Src0 U64), op!(Src1 U32), op!(Src2 U64)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mqsad_pk_u16_u8", encoding: Encoding::Vop3, opcodes: [371, 371, 486, 486, 486, 486, 486], operands: &[op!(Vdst B64), op!(Src0 U64), op!(Src1 U32), op!(Src2 U64)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mqsad_u32_u8", encoding: Encoding::Vop3, opcodes: [X, 373, 487, 487, 487, 487, 487], operands: &[op!(Vdst B128), op!(Src0 U64), op!(Src1 U32), op!(Src2 B128)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_u64_u32", encoding: Encoding::Vop3, opcodes: [X, 374, 488, 488, 488, 488, 488], operands: &[op!(Vdst U64), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 U64)], flags: flags::MODS | flags::VOP3B, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_i64_i32", encoding: Encoding::Vop3, opcodes: [X, 375, 489, 489, 489, 489, 489], operands: &[op!(Vdst I64), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32), op!(Src2 I64)], flags: flags::MODS | flags::VOP3B, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_f16", encoding: Encoding::Vop3, opcodes: [X, X, 490, 515, 515, 515, 515], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_legacy_f16", encoding: Encoding::Vop3, opcodes: [X, X, X, 490, 490, 490, 490], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_legacy_u16", encoding: Encoding::Vop3, opcodes: [X, X, X, 491, 491, 491, 491], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16), op!(Src2 U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_u16", encoding: Encoding::Vop3, opcodes: [X, X, 491, 516, 516, 516, 516], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16), op!(Src2 U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_i16", encoding: Encoding::Vop3, opcodes: [X, X, 492, 517, 517, 517, 517], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16), op!(Src2 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_legacy_i16", encoding: Encoding::Vop3, opcodes: [X, X, X, 492, 492, 492, 492], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16), op!(Src2 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_perm_b32", encoding: Encoding::Vop3, opcodes: [X, X, 493, 493, 493, 493, 493], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_fma_f16", encoding: Encoding::Vop3, opcodes: [X, X, 494, 518, 518, 518, 518], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_fma_legacy_f16", encoding: Encoding::Vop3, opcodes: [X, X, X, 494, 494, 494, 494], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_div_fixup_f16", encoding: Encoding::Vop3, opcodes: [X, X, 495, 519, 519, 519, 519], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_div_fixup_legacy_f16", encoding: Encoding::Vop3, opcodes: [X, X, X, 495, 495, 495, 495], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pkaccum_u8_f32", encoding: Encoding::Vop3, opcodes: [X, X, 496, 496, 496, 496, 496], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,sext")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_u32_u16", encoding: Encoding::Vop3, opcodes: [X, X, X, 497, 497, 497, 497], operands: &[op!(Vdst U32), op!(Src0 U16), op!(Src1 U16), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_mad_i32_i16", encoding: Encoding::Vop3, opcodes: [X, X, X, 498, 498, 498, 498], operands: &[op!(Vdst I32), op!(Src0 I16), op!(Src1 I16), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_xad_u32", encoding: Encoding::Vop3, opcodes: [X, X, X, 499, 499, 499, 499], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_min3_f16", encoding: Encoding::Vop3, opcodes: [X, X, X, 500, 500, 500, 500], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_min3_i16", encoding: Encoding::Vop3, opcodes: [X, X, X, 501, 501, 501, 501], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16), op!(Src2 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_min3_u16", encoding: Encoding::Vop3, opcodes: [X, X, X, 502, 502, 502, 502], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16), op!(Src2 U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_max3_f16", encoding: Encoding::Vop3, opcodes: [X, X, X, 503, 503, 503, 503], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_max3_i16", encoding: Encoding::Vop3, opcodes: [X, X, X, 504, 504, 504, 504], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16), op!(Src2 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_max3_u16", encoding: Encoding::Vop3, opcodes: [X, X, X, 505, 505, 505, 505], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16), op!(Src2 U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_med3_f16", encoding: Encoding::Vop3, opcodes: [X, X, X, 506, 506, 506, 506], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_med3_i16", encoding: Encoding::Vop3, opcodes: [X, X, X, 507, 507, 507, 507], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16), op!(Src2 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_med3_u16", encoding: Encoding::Vop3, opcodes: [X, X, X, 508, 508, 508, 508], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16), op!(Src2 U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_lshl_add_u32", encoding: Encoding::Vop3, opcodes: [X, X, X, 509, 509, 509, 509], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_add_lshl_u32", encoding: Encoding::Vop3, opcodes: [X, X, X, 510, 510, 510, 510], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_add3_u32", encoding: Encoding::Vop3, opcodes: [X, X, X, 511, 511, 511, 511], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_lshl_or_b32", encoding: Encoding::Vop3, opcodes: [X, X, X, 512, 512, 512, 512], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_and_or_b32", encoding: Encoding::Vop3, opcodes: [X, X, X, 513, 513, 513, 513], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_or3_b32", encoding: Encoding::Vop3, opcodes: [X, X, X, 514, 514, 514, 514], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_lshl_add_u64", encoding: Encoding::Vop3, opcodes: [X, X, X, X, X, X, 520], operands: &[op!(Vdst U64), op!(Src0 U64), op!(Src1 U32), op!(Src2 U64)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_interp_p1ll_f16", encoding: Encoding::Vop3, opcodes: [X, X, 628, 628, 628, X, X], operands: &[op!(Vdst F32), op!(Src1 F32), op!(Attr U32), op!(Chan U32)], flags: flags::MODS | flags::INTERP, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,high")], cpus: &[] },
-    InstrDef { mnemonic: "v_interp_p1lv_f16", encoding: Encoding::Vop3, opcodes: [X, X, 629, 629, 629, X, X], operands: &[op!(Vdst F32), op!(Src1 F32), op!(Attr U32), op!(Chan U32), op!(Src2 F32)], flags: flags::MODS | flags::INTERP, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,high")], cpus: &[] },
-    InstrDef { mnemonic: "v_interp_p2_f16", encoding: Encoding::Vop3, opcodes: [X, X, 630, 631, 631, X, X], operands: &[op!(Vdst F16), op!(Src1 F32), op!(Attr U32), op!(Chan U32), op!(Src2 F32)], flags: flags::MODS | flags::INTERP, flag_args: &[(flags::MODS, "abs,neg,clamp,high")], cpus: &[] },
-    InstrDef { mnemonic: "v_interp_p2_legacy_f16", encoding: Encoding::Vop3, opcodes: [X, X, X, 630, 630, X, X], operands: &[op!(Vdst F16), op!(Src1 F32), op!(Attr U32), op!(Chan U32), op!(Src2 F32)], flags: flags::MODS | flags::INTERP, flag_args: &[(flags::MODS, "abs,neg,clamp,high")], cpus: &[] },
-    InstrDef { mnemonic: "v_add_f64", encoding: Encoding::Vop3, opcodes: [356, 356, 640, 640, 640, 640, 640], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_f64", encoding: Encoding::Vop3, opcodes: [357, 357, 641, 641, 641, 641, 641], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_min_f64", encoding: Encoding::Vop3, opcodes: [358, 358, 642, 642, 642, 642, 642], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_max_f64", encoding: Encoding::Vop3, opcodes: [359, 359, 643, 643, 643, 643, 643], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_ldexp_f64", encoding: Encoding::Vop3, opcodes: [360, 360, 644, 644, 644, 644, 644], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,sext")], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_lo_u32", encoding: Encoding::Vop3, opcodes: [361, 361, 645, 645, 645, 645, 645], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_hi_u32", encoding: Encoding::Vop3, opcodes: [362, 362, 646, 646, 646, 646, 646], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_hi_i32", encoding: Encoding::Vop3, opcodes: [364, 364, 647, 647, 647, 647, 647], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_ldexp_f32", encoding: Encoding::Vop3, opcodes: [X, X, 648, 648, 648, 648, 648], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,sext")], cpus: &[] },
-    InstrDef { mnemonic: "v_readlane_b32", encoding: Encoding::Vop3, opcodes: [X, X, 649, 649, 649, 649, 649], operands: &[op!(Sdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_writelane_b32", encoding: Encoding::Vop3, opcodes: [X, X, 650, 650, 650, 650, 650], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_bcnt_u32_b32", encoding: Encoding::Vop3, opcodes: [X, X, 651, 651, 651, 651, 651], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_mbcnt_lo_u32_b32", encoding: Encoding::Vop3, opcodes: [X, X, 652, 652, 652, 652, 652], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_mbcnt_hi_u32_b32", encoding: Encoding::Vop3, opcodes: [X, X, 653, 653, 653, 653, 653], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_lshlrev_b64", encoding: Encoding::Vop3, opcodes: [X, X, 655, 655, 655, 655, 655], operands: &[op!(Vdst B64), op!(Src0 U32), op!(Src1 B64)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_lshrrev_b64", encoding: Encoding::Vop3, opcodes: [X, X, 656, 656, 656, 656, 656], operands: &[op!(Vdst B64), op!(Src0 U32), op!(Src1 B64)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_ashrrev_i64", encoding: Encoding::Vop3, opcodes: [X, X, 657, 657, 657, 657, 657], operands: &[op!(Vdst I64), op!(Src0 U32), op!(Src1 I64)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_trig_preop_f64", encoding: Encoding::Vop3, opcodes: [372, 372, 658, 658, 658, 658, 658], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,sext")], cpus: &[] },
-    InstrDef { mnemonic: "v_bfm_b32", encoding: Encoding::Vop3, opcodes: [X, X, 659, 659, 659, 659, 659], operands: &[op!(Vdst B32), op!(Src0 U32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pknorm_i16_f32", encoding: Encoding::Vop3, opcodes: [X, X, 660, 660, 660, 660, 660], operands: &[op!(Vdst V2I16), op!(Src0 F32), op!(Src1 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pknorm_u16_f32", encoding: Encoding::Vop3, opcodes: [X, X, 661, 661, 661, 661, 661], operands: &[op!(Vdst V2U16), op!(Src0 F32), op!(Src1 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pkrtz_f16_f32", encoding: Encoding::Vop3, opcodes: [X, X, 662, 662, 662, 662, 662], operands: &[op!(Vdst V2F16), op!(Src0 F32), op!(Src1 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pk_u16_u32", encoding: Encoding::Vop3, opcodes: [X, X, 663, 663, 663, 663, 663], operands: &[op!(Vdst V2U16), op!(Src0 U32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pk_i16_i32", encoding: Encoding::Vop3, opcodes: [X, X, 664, 664, 664, 664, 664], operands: &[op!(Vdst V2I16), op!(Src0 I32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pknorm_i16_f16", encoding: Encoding::Vop3, opcodes: [X, X, X, 665, 665, 665, 665], operands: &[op!(Vdst V2I16), op!(Src0 F16), op!(Src1 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pknorm_u16_f16", encoding: Encoding::Vop3, opcodes: [X, X, X, 666, 666, 666, 666], operands: &[op!(Vdst V2U16), op!(Src0 F16), op!(Src1 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_add_i32", encoding: Encoding::Vop3, opcodes: [X, X, X, 668, 668, 668, 668], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_sub_i32", encoding: Encoding::Vop3, opcodes: [X, X, X, 669, 669, 669, 669], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_add_i16", encoding: Encoding::Vop3, opcodes: [X, X, X, 670, 670, 670, 670], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_sub_i16", encoding: Encoding::Vop3, opcodes: [X, X, X, 671, 671, 671, 671], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_pack_b32_f16", encoding: Encoding::Vop3, opcodes: [X, X, X, 672, 672, 672, 672], operands: &[op!(Vdst V2F16), op!(Src0 F16), op!(Src1 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_legacy_f32", encoding: Encoding::Vop3, opcodes: [X, X, X, X, X, 673, 673], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pk_fp8_f32", encoding: Encoding::Vop3, opcodes: [X, X, X, X, X, X, 674], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_pk_bf8_f32", encoding: Encoding::Vop3, opcodes: [X, X, X, X, X, X, 675], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_sr_fp8_f32", encoding: Encoding::Vop3, opcodes: [X, X, X, X, X, X, 676], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_cvt_sr_bf8_f32", encoding: Encoding::Vop3, opcodes: [X, X, X, X, X, X, 677], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,op_sel")], cpus: &[] },
-    InstrDef { mnemonic: "v_mullit_f32", encoding: Encoding::Vop3, opcodes: [336, 336, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
-    InstrDef { mnemonic: "v_lshl_b64", encoding: Encoding::Vop3, opcodes: [353, 353, X, X, X, X, X], operands: &[op!(Vdst B64), op!(Src0 B64), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_lshr_b64", encoding: Encoding::Vop3, opcodes: [354, 354, X, X, X, X, X], operands: &[op!(Vdst B64), op!(Src0 B64), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_ashr_i64", encoding: Encoding::Vop3, opcodes: [355, 355, X, X, X, X, X], operands: &[op!(Vdst I64), op!(Src0 I64), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_mul_lo_i32", encoding: Encoding::Vop3, opcodes: [363, 363, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_mad_i16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 0, 0, 0, 0], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16), op!(Src2 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_mul_lo_u16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 1, 1, 1, 1], operands: &[op!(Vdst V2U16), op!(Src0 V2U16), op!(Src1 V2U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_add_i16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 2, 2, 2, 2], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_sub_i16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 3, 3, 3, 3], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_lshlrev_b16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 4, 4, 4, 4], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_lshrrev_b16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 5, 5, 5, 5], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_ashrrev_i16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 6, 6, 6, 6], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_max_i16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 7, 7, 7, 7], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_min_i16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 8, 8, 8, 8], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_mad_u16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 9, 9, 9, 9], operands: &[op!(Vdst V2U16), op!(Src0 V2U16), op!(Src1 V2U16), op!(Src2 V2U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_add_u16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 10, 10, 10, 10], operands: &[op!(Vdst V2U16), op!(Src0 V2U16), op!(Src1 V2U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_sub_u16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 11, 11, 11, 11], operands: &[op!(Vdst V2U16), op!(Src0 V2U16), op!(Src1 V2U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_max_u16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 12, 12, 12, 12], operands: &[op!(Vdst V2U16), op!(Src0 V2U16), op!(Src1 V2U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_min_u16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 13, 13, 13, 13], operands: &[op!(Vdst V2U16), op!(Src0 V2U16), op!(Src1 V2U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_fma_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 14, 14, 14, 14], operands: &[op!(Vdst V2F16), op!(Src0 V2F16), op!(Src1 V2F16), op!(Src2 V2F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_add_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 15, 15, 15, 15], operands: &[op!(Vdst V2F16), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_mul_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 16, 16, 16, 16], operands: &[op!(Vdst V2F16), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_min_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 17, 17, 17, 17], operands: &[op!(Vdst V2F16), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_max_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 18, 18, 18, 18], operands: &[op!(Vdst V2F16), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_fma_mix_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, 32, 32, 32, 32], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "op_sel,op_sel_hi,clamp,neg,abs")], cpus: &["gfx904", "gfx906"] },
-    InstrDef { mnemonic: "v_mad_mix_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, 32, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "op_sel,op_sel_hi,clamp,neg,abs")], cpus: &["gfx900", "gfx902", "gfx909", "gfx90c"] },
-    InstrDef { mnemonic: "v_fma_mixlo_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 33, 33, 33, 33], operands: &[op!(Vdst F16), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "op_sel,op_sel_hi,clamp,neg,abs")], cpus: &["gfx904", "gfx906"] },
-    InstrDef { mnemonic: "v_mad_mixlo_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 33, X, X, X], operands: &[op!(Vdst F16), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "op_sel,op_sel_hi,clamp,neg,abs")], cpus: &["gfx900", "gfx902", "gfx909", "gfx90c"] },
-    InstrDef { mnemonic: "v_fma_mixhi_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 34, 34, 34, 34], operands: &[op!(Vdst F16), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "op_sel,op_sel_hi,clamp,neg,abs")], cpus: &["gfx904", "gfx906"] },
-    InstrDef { mnemonic: "v_mad_mixhi_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 34, X, X, X], operands: &[op!(Vdst F16), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "op_sel,op_sel_hi,clamp,neg,abs")], cpus: &["gfx900", "gfx902", "gfx909", "gfx90c"] },
-    InstrDef { mnemonic: "v_dot2_f32_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 35, 35, 35, 35], operands: &[op!(Vdst F32), op!(Src0 V2F16), op!(Src1 V2F16), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
-    InstrDef { mnemonic: "v_dot2_i32_i16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 38, 38, 38, 38], operands: &[op!(Vdst I32), op!(Src0 V2I16), op!(Src1 V2I16), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
-    InstrDef { mnemonic: "v_dot2_u32_u16", encoding: Encoding::Vop3p, opcodes: [X, X, X, 39, 39, 39, 39], operands: &[op!(Vdst U32), op!(Src0 V2U16), op!(Src1 V2U16), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
-    InstrDef { mnemonic: "v_dot4_i32_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, 40, 40, 40, 40], operands: &[op!(Vdst I32), op!(Src0 B32), op!(Src1 B32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
-    InstrDef { mnemonic: "v_dot4_u32_u8", encoding: Encoding::Vop3p, opcodes: [X, X, X, 41, 41, 41, 41], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 B32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
-    InstrDef { mnemonic: "v_dot8_i32_i4", encoding: Encoding::Vop3p, opcodes: [X, X, X, 42, 42, 42, 42], operands: &[op!(Vdst I32), op!(Src0 B32), op!(Src1 B32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
-    InstrDef { mnemonic: "v_dot8_u32_u4", encoding: Encoding::Vop3p, opcodes: [X, X, X, 43, 43, 43, 43], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 B32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
-    InstrDef { mnemonic: "v_pk_fma_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 48, 48], operands: &[op!(Vdst V2F32), op!(Src0 V2F32), op!(Src1 V2F32), op!(Src2 V2F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_mul_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 49, 49], operands: &[op!(Vdst V2F32), op!(Src0 V2F32), op!(Src1 V2F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_add_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 50, 50], operands: &[op!(Vdst V2F32), op!(Src0 V2F32), op!(Src1 V2F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_pk_mov_b32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 51, 51], operands: &[op!(Vdst B64), op!(Src0 B64), op!(Src1 B64)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x8_xf32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 62], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x4_xf32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 63], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x1_2b_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 64], operands: &[op!(Vdst B1024), op!(Src0 F32), op!(Src1 F32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x1f32")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x1f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 64, 64, X], operands: &[op!(Vdst B1024), op!(Src0 F32), op!(Src1 F32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x1_4b_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 65], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x1f32")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x1f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 65, 65, X], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_4x4x1_16b_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 66], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_4x4x1f32")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_4x4x1f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 66, 66, X], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x2_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 68], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x2f32")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x2f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 68, 68, X], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x4_f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 69], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x4f32")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x4f32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 69, 69, X], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x4_2b_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 72], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x4f16")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x4f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 72, 72, X], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x4_4b_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 73], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x4f16")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x4f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 73, 73, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_4x4x4_16b_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 74], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_4x4x4f16")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_4x4x4f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 74, 74, X], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x8_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 76], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x8f16")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x8f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 76, 76, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x16_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 77], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x16f16")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x16f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 77, 77, X], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_32x32x4_2b_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 80], operands: &[op!(Vdst B1024), op!(Src0 B32), op!(Src1 B32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_i32_32x32x4i8")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_32x32x4i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 80, 80, X], operands: &[op!(Vdst B1024), op!(Src0 B32), op!(Src1 B32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_16x16x4_4b_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 81], operands: &[op!(Vdst B512), op!(Src0 B32), op!(Src1 B32), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_i32_16x16x4i8")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_16x16x4i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 81, 81, X], operands: &[op!(Vdst B512), op!(Src0 B32), op!(Src1 B32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_4x4x4_16b_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 82], operands: &[op!(Vdst B128), op!(Src0 B32), op!(Src1 B32), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_i32_4x4x4i8")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_4x4x4i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 82, 82, X], operands: &[op!(Vdst B128), op!(Src0 B32), op!(Src1 B32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_32x32x8i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 84, 84, X], operands: &[op!(Vdst B512), op!(Src0 B32), op!(Src1 B32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_16x16x16i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 85, 85, X], operands: &[op!(Vdst B128), op!(Src0 B32), op!(Src1 B32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_32x32x16_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 86], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_16x16x32_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 87], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_accvgpr_read_b32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 88, 88, 88], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::MODS | flags::ACCSRC0 | flags::ALIAS, flag_args: &[(flags::MODS, "none"), (flags::ALIAS, "v_accvgpr_read")], cpus: &[] },
-    InstrDef { mnemonic: "v_accvgpr_write_b32", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 89, 89, 89], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::ACCDST | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "none"), (flags::ALIAS, "v_accvgpr_write")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x4_2b_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 93], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x4bf16_1k,v_mfma_f32_32x32x4bf16")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x4_4b_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 94], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x4bf16_1k,v_mfma_f32_16x16x4bf16")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_4x4x4_16b_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 95], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_4x4x4bf16_1k,v_mfma_f32_4x4x4bf16")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x8_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 96], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x8bf16_1k,v_mfma_f32_32x32x8bf16")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x16_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 97], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x16bf16_1k,v_mfma_f32_16x16x16bf16")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_16x16x32_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 98], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x4bf16_1k", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 99, X], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x4bf16_1k", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 100, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_32x32x16_f16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 100], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_4x4x4bf16_1k", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 101, X], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x8bf16_1k", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 102, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_16x16x32_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 102], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x16bf16_1k", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 103, X], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x2bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 104, 104, X], operands: &[op!(Vdst B1024), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_32x32x16_bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 104], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x2bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 105, 105, X], operands: &[op!(Vdst B512), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_i32_16x16x64_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 106], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_4x4x2bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 107, 107, X], operands: &[op!(Vdst B128), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x4bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 108, 108, X], operands: &[op!(Vdst B512), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_i32_32x32x32_i8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 108], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x8bf16", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 109, 109, X], operands: &[op!(Vdst B128), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f64_16x16x4_f64", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 110], operands: &[op!(Vdst B256), op!(Src0 F64), op!(Src1 F64), op!(Src2 B256)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,neg"), (flags::ALIAS, "v_mfma_f64_16x16x4f64")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f64_16x16x4f64", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 110, X], operands: &[op!(Vdst B256), op!(Src0 F64), op!(Src1 F64), op!(Src2 B256)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f64_4x4x4_4b_f64", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 111], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,neg"), (flags::ALIAS, "v_mfma_f64_4x4x4f64")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f64_4x4x4f64", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 111, X], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x32_bf8_bf8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 112], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x32_bf8_fp8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 113], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x32_fp8_bf8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 114], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_16x16x32_fp8_fp8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 115], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x16_bf8_bf8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 116], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x16_bf8_fp8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 117], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x16_fp8_bf8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 118], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_f32_32x32x16_fp8_fp8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 119], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_bf8_bf8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 120], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_bf8_fp8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 121], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_fp8_bf8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 122], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_fp8_fp8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 123], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_bf8_bf8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 124], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_bf8_fp8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 125], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_fp8_bf8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 126], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_fp8_fp8", encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 127], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_class_f32", encoding: Encoding::Vopc, opcodes: [136, 136, 16, 16, 16, 16, 16], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_class_f64", encoding: Encoding::Vopc, opcodes: [168, 168, 18, 18, 18, 18, 18], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 U32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_eq_f32", encoding: Encoding::Vopc, opcodes: [2, 2, 66, 66, 66, 66, 66], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_eq_f64", encoding: Encoding::Vopc, opcodes: [34, 34, 98, 98, 98, 98, 98], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_eq_i32", encoding: Encoding::Vopc, opcodes: [130, 130, 194, 194, 194, 194, 194], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_eq_i64", encoding: Encoding::Vopc, opcodes: [162, 162, 226, 226, 226, 226, 226], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_eq_u32", encoding: Encoding::Vopc, opcodes: [194, 194, 202, 202, 202, 202, 202], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_eq_u64", encoding: Encoding::Vopc, opcodes: [226, 226, 234, 234, 234, 234, 234], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_f_f32", encoding: Encoding::Vopc, opcodes: [0, 0, 64, 64, 64, 64, 64], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_f_f64", encoding: Encoding::Vopc, opcodes: [32, 32, 96, 96, 96, 96, 96], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_f_i32", encoding: Encoding::Vopc, opcodes: [128, 128, 192, 192, 192, 192, 192], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_f_i64", encoding: Encoding::Vopc, opcodes: [160, 160, 224, 224, 224, 224, 224], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_f_u32", encoding: Encoding::Vopc, opcodes: [192, 192, 200, 200, 200, 200, 200], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_f_u64", encoding: Encoding::Vopc, opcodes: [224, 224, 232, 232, 232, 232, 232], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ge_f32", encoding: Encoding::Vopc, opcodes: [6, 6, 70, 70, 70, 70, 70], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ge_f64", encoding: Encoding::Vopc, opcodes: [38, 38, 102, 102, 102, 102, 102], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ge_i32", encoding: Encoding::Vopc, opcodes: [134, 134, 198, 198, 198, 198, 198], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ge_i64", encoding: Encoding::Vopc, opcodes: [166, 166, 230, 230, 230, 230, 230], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ge_u32", encoding: Encoding::Vopc, opcodes: [198, 198, 206, 206, 206, 206, 206], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ge_u64", encoding: Encoding::Vopc, opcodes: [230, 230, 238, 238, 238, 238, 238], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_gt_f32", encoding: Encoding::Vopc, opcodes: [4, 4, 68, 68, 68, 68, 68], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_gt_f64", encoding: Encoding::Vopc, opcodes: [36, 36, 100, 100, 100, 100, 100], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_gt_i32", encoding: Encoding::Vopc, opcodes: [132, 132, 196, 196, 196, 196, 196], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_gt_i64", encoding: Encoding::Vopc, opcodes: [164, 164, 228, 228, 228, 228, 228], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_gt_u32", encoding: Encoding::Vopc, opcodes: [196, 196, 204, 204, 204, 204, 204], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_gt_u64", encoding: Encoding::Vopc, opcodes: [228, 228, 236, 236, 236, 236, 236], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_le_f32", encoding: Encoding::Vopc, opcodes: [3, 3, 67, 67, 67, 67, 67], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_le_f64", encoding: Encoding::Vopc, opcodes: [35, 35, 99, 99, 99, 99, 99], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_le_i32", encoding: Encoding::Vopc, opcodes: [131, 131, 195, 195, 195, 195, 195], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_le_i64", encoding: Encoding::Vopc, opcodes: [163, 163, 227, 227, 227, 227, 227], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_le_u32", encoding: Encoding::Vopc, opcodes: [195, 195, 203, 203, 203, 203, 203], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_le_u64", encoding: Encoding::Vopc, opcodes: [227, 227, 235, 235, 235, 235, 235], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_lg_f32", encoding: Encoding::Vopc, opcodes: [5, 5, 69, 69, 69, 69, 69], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_lg_f64", encoding: Encoding::Vopc, opcodes: [37, 37, 101, 101, 101, 101, 101], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_lt_f32", encoding: Encoding::Vopc, opcodes: [1, 1, 65, 65, 65, 65, 65], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_lt_f64", encoding: Encoding::Vopc, opcodes: [33, 33, 97, 97, 97, 97, 97], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_lt_i32", encoding: Encoding::Vopc, opcodes: [129, 129, 193, 193, 193, 193, 193], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_lt_i64", encoding: Encoding::Vopc, opcodes: [161, 161, 225, 225, 225, 225, 225], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_lt_u32", encoding: Encoding::Vopc, opcodes: [193, 193, 201, 201, 201, 201, 201], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_lt_u64", encoding: Encoding::Vopc, opcodes: [225, 225, 233, 233, 233, 233, 233], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ne_i32", encoding: Encoding::Vopc, opcodes: [133, 133, 197, 197, 197, 197, 197], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ne_i64", encoding: Encoding::Vopc, opcodes: [165, 165, 229, 229, 229, 229, 229], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ne_u32", encoding: Encoding::Vopc, opcodes: [197, 197, 205, 205, 205, 205, 205], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ne_u64", encoding: Encoding::Vopc, opcodes: [229, 229, 237, 237, 237, 237, 237], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_neq_f32", encoding: Encoding::Vopc, opcodes: [13, 13, 77, 77, 77, 77, 77], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_neq_f64", encoding: Encoding::Vopc, opcodes: [45, 45, 109, 109, 109, 109, 109], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_nge_f32", encoding: Encoding::Vopc, opcodes: [9, 9, 73, 73, 73, 73, 73], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_nge_f64", encoding: Encoding::Vopc, opcodes: [41, 41, 105, 105, 105, 105, 105], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ngt_f32", encoding: Encoding::Vopc, opcodes: [11, 11, 75, 75, 75, 75, 75], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ngt_f64", encoding: Encoding::Vopc, opcodes: [43, 43, 107, 107, 107, 107, 107], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_nle_f32", encoding: Encoding::Vopc, opcodes: [12, 12, 76, 76, 76, 76, 76], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_nle_f64", encoding: Encoding::Vopc, opcodes: [44, 44, 108, 108, 108, 108, 108], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_nlg_f32", encoding: Encoding::Vopc, opcodes: [10, 10, 74, 74, 74, 74, 74], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_nlg_f64", encoding: Encoding::Vopc, opcodes: [42, 42, 106, 106, 106, 106, 106], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_nlt_f32", encoding: Encoding::Vopc, opcodes: [14, 14, 78, 78, 78, 78, 78], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_nlt_f64", encoding: Encoding::Vopc, opcodes: [46, 46, 110, 110, 110, 110, 110], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_o_f32", encoding: Encoding::Vopc, opcodes: [7, 7, 71, 71, 71, 71, 71], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_o_f64", encoding: Encoding::Vopc, opcodes: [39, 39, 103, 103, 103, 103, 103], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_t_i32", encoding: Encoding::Vopc, opcodes: [135, 135, 199, 199, 199, 199, 199], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_t_i64", encoding: Encoding::Vopc, opcodes: [167, 167, 231, 231, 231, 231, 231], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_t_u32", encoding: Encoding::Vopc, opcodes: [199, 199, 207, 207, 207, 207, 207], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_t_u64", encoding: Encoding::Vopc, opcodes: [231, 231, 239, 239, 239, 239, 239], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_tru_f32", encoding: Encoding::Vopc, opcodes: [15, 15, 79, 79, 79, 79, 79], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_tru_f64", encoding: Encoding::Vopc, opcodes: [47, 47, 111, 111, 111, 111, 111], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_u_f32", encoding: Encoding::Vopc, opcodes: [8, 8, 72, 72, 72, 72, 72], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_u_f64", encoding: Encoding::Vopc, opcodes: [40, 40, 104, 104, 104, 104, 104], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_eq_f32", encoding: Encoding::Vopc, opcodes: [66, 66, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_eq_f64", encoding: Encoding::Vopc, opcodes: [98, 98, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_f_f32", encoding: Encoding::Vopc, opcodes: [64, 64, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_f_f64", encoding: Encoding::Vopc, opcodes: [96, 96, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_ge_f32", encoding: Encoding::Vopc, opcodes: [70, 70, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_ge_f64", encoding: Encoding::Vopc, opcodes: [102, 102, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_gt_f32", encoding: Encoding::Vopc, opcodes: [68, 68, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_gt_f64", encoding: Encoding::Vopc, opcodes: [100, 100, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_le_f32", encoding: Encoding::Vopc, opcodes: [67, 67, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_le_f64", encoding: Encoding::Vopc, opcodes: [99, 99, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_lg_f32", encoding: Encoding::Vopc, opcodes: [69, 69, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_lg_f64", encoding: Encoding::Vopc, opcodes: [101, 101, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_lt_f32", encoding: Encoding::Vopc, opcodes: [65, 65, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_lt_f64", encoding: Encoding::Vopc, opcodes: [97, 97, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_neq_f32", encoding: Encoding::Vopc, opcodes: [77, 77, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_neq_f64", encoding: Encoding::Vopc, opcodes: [109, 109, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_nge_f32", encoding: Encoding::Vopc, opcodes: [73, 73, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_nge_f64", encoding: Encoding::Vopc, opcodes: [105, 105, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_ngt_f32", encoding: Encoding::Vopc, opcodes: [75, 75, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_ngt_f64", encoding: Encoding::Vopc, opcodes: [107, 107, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_nle_f32", encoding: Encoding::Vopc, opcodes: [76, 76, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_nle_f64", encoding: Encoding::Vopc, opcodes: [108, 108, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_nlg_f32", encoding: Encoding::Vopc, opcodes: [74, 74, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_nlg_f64", encoding: Encoding::Vopc, opcodes: [106, 106, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_nlt_f32", encoding: Encoding::Vopc, opcodes: [78, 78, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_nlt_f64", encoding: Encoding::Vopc, opcodes: [110, 110, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_o_f32", encoding: Encoding::Vopc, opcodes: [71, 71, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_o_f64", encoding: Encoding::Vopc, opcodes: [103, 103, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_tru_f32", encoding: Encoding::Vopc, opcodes: [79, 79, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_tru_f64", encoding: Encoding::Vopc, opcodes: [111, 111, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_u_f32", encoding: Encoding::Vopc, opcodes: [72, 72, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmps_u_f64", encoding: Encoding::Vopc, opcodes: [104, 104, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_eq_f32", encoding: Encoding::Vopc, opcodes: [82, 82, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_eq_f64", encoding: Encoding::Vopc, opcodes: [114, 114, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_f_f32", encoding: Encoding::Vopc, opcodes: [80, 80, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_f_f64", encoding: Encoding::Vopc, opcodes: [112, 112, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_ge_f32", encoding: Encoding::Vopc, opcodes: [86, 86, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_ge_f64", encoding: Encoding::Vopc, opcodes: [118, 118, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_gt_f32", encoding: Encoding::Vopc, opcodes: [84, 84, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_gt_f64", encoding: Encoding::Vopc, opcodes: [116, 116, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_le_f32", encoding: Encoding::Vopc, opcodes: [83, 83, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_le_f64", encoding: Encoding::Vopc, opcodes: [115, 115, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_lg_f32", encoding: Encoding::Vopc, opcodes: [85, 85, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_lg_f64", encoding: Encoding::Vopc, opcodes: [117, 117, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_lt_f32", encoding: Encoding::Vopc, opcodes: [81, 81, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_lt_f64", encoding: Encoding::Vopc, opcodes: [113, 113, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_neq_f32", encoding: Encoding::Vopc, opcodes: [93, 93, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_neq_f64", encoding: Encoding::Vopc, opcodes: [125, 125, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_nge_f32", encoding: Encoding::Vopc, opcodes: [89, 89, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_nge_f64", encoding: Encoding::Vopc, opcodes: [121, 121, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_ngt_f32", encoding: Encoding::Vopc, opcodes: [91, 91, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_ngt_f64", encoding: Encoding::Vopc, opcodes: [123, 123, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_nle_f32", encoding: Encoding::Vopc, opcodes: [92, 92, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_nle_f64", encoding: Encoding::Vopc, opcodes: [124, 124, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_nlg_f32", encoding: Encoding::Vopc, opcodes: [90, 90, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_nlg_f64", encoding: Encoding::Vopc, opcodes: [122, 122, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_nlt_f32", encoding: Encoding::Vopc, opcodes: [94, 94, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_nlt_f64", encoding: Encoding::Vopc, opcodes: [126, 126, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_o_f32", encoding: Encoding::Vopc, opcodes: [87, 87, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_o_f64", encoding: Encoding::Vopc, opcodes: [119, 119, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_tru_f32", encoding: Encoding::Vopc, opcodes: [95, 95, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_tru_f64", encoding: Encoding::Vopc, opcodes: [127, 127, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_u_f32", encoding: Encoding::Vopc, opcodes: [88, 88, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpsx_u_f64", encoding: Encoding::Vopc, opcodes: [120, 120, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_class_f32", encoding: Encoding::Vopc, opcodes: [152, 152, 17, 17, 17, 17, 17], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_class_f64", encoding: Encoding::Vopc, opcodes: [184, 184, 19, 19, 19, 19, 19], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 U32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_eq_f32", encoding: Encoding::Vopc, opcodes: [18, 18, 82, 82, 82, 82, 82], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_eq_f64", encoding: Encoding::Vopc, opcodes: [50, 50, 114, 114, 114, 114, 114], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_eq_i32", encoding: Encoding::Vopc, opcodes: [146, 146, 210, 210, 210, 210, 210], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_eq_i64", encoding: Encoding::Vopc, opcodes: [178, 178, 242, 242, 242, 242, 242], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_eq_u32", encoding: Encoding::Vopc, opcodes: [210, 210, 218, 218, 218, 218, 218], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_eq_u64", encoding: Encoding::Vopc, opcodes: [242, 242, 250, 250, 250, 250, 250], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_f_f32", encoding: Encoding::Vopc, opcodes: [16, 16, 80, 80, 80, 80, 80], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_f_f64", encoding: Encoding::Vopc, opcodes: [48, 48, 112, 112, 112, 112, 112], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_f_i32", encoding: Encoding::Vopc, opcodes: [144, 144, 208, 208, 208, 208, 208], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_f_i64", encoding: Encoding::Vopc, opcodes: [176, 176, 240, 240, 240, 240, 240], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_f_u32", encoding: Encoding::Vopc, opcodes: [208, 208, 216, 216, 216, 216, 216], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_f_u64", encoding: Encoding::Vopc, opcodes: [240, 240, 248, 248, 248, 248, 248], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ge_f32", encoding: Encoding::Vopc, opcodes: [22, 22, 86, 86, 86, 86, 86], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ge_f64", encoding: Encoding::Vopc, opcodes: [54, 54, 118, 118, 118, 118, 118], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ge_i32", encoding: Encoding::Vopc, opcodes: [150, 150, 214, 214, 214, 214, 214], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ge_i64", encoding: Encoding::Vopc, opcodes: [182, 182, 246, 246, 246, 246, 246], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ge_u32", encoding: Encoding::Vopc, opcodes: [214, 214, 222, 222, 222, 222, 222], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ge_u64", encoding: Encoding::Vopc, opcodes: [246, 246, 254, 254, 254, 254, 254], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_gt_f32", encoding: Encoding::Vopc, opcodes: [20, 20, 84, 84, 84, 84, 84], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_gt_f64", encoding: Encoding::Vopc, opcodes: [52, 52, 116, 116, 116, 116, 116], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_gt_i32", encoding: Encoding::Vopc, opcodes: [148, 148, 212, 212, 212, 212, 212], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_gt_i64", encoding: Encoding::Vopc, opcodes: [180, 180, 244, 244, 244, 244, 244], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_gt_u32", encoding: Encoding::Vopc, opcodes: [212, 212, 220, 220, 220, 220, 220], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_gt_u64", encoding: Encoding::Vopc, opcodes: [244, 244, 252, 252, 252, 252, 252], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_le_f32", encoding: Encoding::Vopc, opcodes: [19, 19, 83, 83, 83, 83, 83], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_le_f64", encoding: Encoding::Vopc, opcodes: [51, 51, 115, 115, 115, 115, 115], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_le_i32", encoding: Encoding::Vopc, opcodes: [147, 147, 211, 211, 211, 211, 211], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_le_i64", encoding: Encoding::Vopc, opcodes: [179, 179, 243, 243, 243, 243, 243], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_le_u32", encoding: Encoding::Vopc, opcodes: [211, 211, 219, 219, 219, 219, 219], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_le_u64", encoding: Encoding::Vopc, opcodes: [243, 243, 251, 251, 251, 251, 251], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_lg_f32", encoding: Encoding::Vopc, opcodes: [21, 21, 85, 85, 85, 85, 85], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_lg_f64", encoding: Encoding::Vopc, opcodes: [53, 53, 117, 117, 117, 117, 117], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_lt_f32", encoding: Encoding::Vopc, opcodes: [17, 17, 81, 81, 81, 81, 81], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_lt_f64", encoding: Encoding::Vopc, opcodes: [49, 49, 113, 113, 113, 113, 113], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_lt_i32", encoding: Encoding::Vopc, opcodes: [145, 145, 209, 209, 209, 209, 209], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_lt_i64", encoding: Encoding::Vopc, opcodes: [177, 177, 241, 241, 241, 241, 241], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_lt_u32", encoding: Encoding::Vopc, opcodes: [209, 209, 217, 217, 217, 217, 217], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_lt_u64", encoding: Encoding::Vopc, opcodes: [241, 241, 249, 249, 249, 249, 249], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ne_i32", encoding: Encoding::Vopc, opcodes: [149, 149, 213, 213, 213, 213, 213], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ne_i64", encoding: Encoding::Vopc, opcodes: [181, 181, 245, 245, 245, 245, 245], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ne_u32", encoding: Encoding::Vopc, opcodes: [213, 213, 221, 221, 221, 221, 221], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ne_u64", encoding: Encoding::Vopc, opcodes: [245, 245, 253, 253, 253, 253, 253], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_neq_f32", encoding: Encoding::Vopc, opcodes: [29, 29, 93, 93, 93, 93, 93], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_neq_f64", encoding: Encoding::Vopc, opcodes: [61, 61, 125, 125, 125, 125, 125], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_nge_f32", encoding: Encoding::Vopc, opcodes: [25, 25, 89, 89, 89, 89, 89], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_nge_f64", encoding: Encoding::Vopc, opcodes: [57, 57, 121, 121, 121, 121, 121], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ngt_f32", encoding: Encoding::Vopc, opcodes: [27, 27, 91, 91, 91, 91, 91], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ngt_f64", encoding: Encoding::Vopc, opcodes: [59, 59, 123, 123, 123, 123, 123], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_nle_f32", encoding: Encoding::Vopc, opcodes: [28, 28, 92, 92, 92, 92, 92], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_nle_f64", encoding: Encoding::Vopc, opcodes: [60, 60, 124, 124, 124, 124, 124], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_nlg_f32", encoding: Encoding::Vopc, opcodes: [26, 26, 90, 90, 90, 90, 90], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_nlg_f64", encoding: Encoding::Vopc, opcodes: [58, 58, 122, 122, 122, 122, 122], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_nlt_f32", encoding: Encoding::Vopc, opcodes: [30, 30, 94, 94, 94, 94, 94], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_nlt_f64", encoding: Encoding::Vopc, opcodes: [62, 62, 126, 126, 126, 126, 126], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_o_f32", encoding: Encoding::Vopc, opcodes: [23, 23, 87, 87, 87, 87, 87], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_o_f64", encoding: Encoding::Vopc, opcodes: [55, 55, 119, 119, 119, 119, 119], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_t_i32", encoding: Encoding::Vopc, opcodes: [151, 151, 215, 215, 215, 215, 215], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_t_i64", encoding: Encoding::Vopc, opcodes: [183, 183, 247, 247, 247, 247, 247], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_t_u32", encoding: Encoding::Vopc, opcodes: [215, 215, 223, 223, 223, 223, 223], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_t_u64", encoding: Encoding::Vopc, opcodes: [247, 247, 255, 255, 255, 255, 255], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_tru_f32", encoding: Encoding::Vopc, opcodes: [31, 31, 95, 95, 95, 95, 95], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_tru_f64", encoding: Encoding::Vopc, opcodes: [63, 63, 127, 127, 127, 127, 127], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_u_f32", encoding: Encoding::Vopc, opcodes: [24, 24, 88, 88, 88, 88, 88], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_u_f64", encoding: Encoding::Vopc, opcodes: [56, 56, 120, 120, 120, 120, 120], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_class_f16", encoding: Encoding::Vopc, opcodes: [X, X, 20, 20, 20, 20, 20], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_eq_f16", encoding: Encoding::Vopc, opcodes: [X, X, 34, 34, 34, 34, 34], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_eq_i16", encoding: Encoding::Vopc, opcodes: [X, X, 162, 162, 162, 162, 162], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_eq_u16", encoding: Encoding::Vopc, opcodes: [X, X, 170, 170, 170, 170, 170], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_f_f16", encoding: Encoding::Vopc, opcodes: [X, X, 32, 32, 32, 32, 32], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_f_i16", encoding: Encoding::Vopc, opcodes: [X, X, 160, 160, 160, 160, 160], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_f_u16", encoding: Encoding::Vopc, opcodes: [X, X, 168, 168, 168, 168, 168], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ge_f16", encoding: Encoding::Vopc, opcodes: [X, X, 38, 38, 38, 38, 38], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ge_i16", encoding: Encoding::Vopc, opcodes: [X, X, 166, 166, 166, 166, 166], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ge_u16", encoding: Encoding::Vopc, opcodes: [X, X, 174, 174, 174, 174, 174], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_gt_f16", encoding: Encoding::Vopc, opcodes: [X, X, 36, 36, 36, 36, 36], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_gt_i16", encoding: Encoding::Vopc, opcodes: [X, X, 164, 164, 164, 164, 164], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_gt_u16", encoding: Encoding::Vopc, opcodes: [X, X, 172, 172, 172, 172, 172], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_le_f16", encoding: Encoding::Vopc, opcodes: [X, X, 35, 35, 35, 35, 35], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_le_i16", encoding: Encoding::Vopc, opcodes: [X, X, 163, 163, 163, 163, 163], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_le_u16", encoding: Encoding::Vopc, opcodes: [X, X, 171, 171, 171, 171, 171], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_lg_f16", encoding: Encoding::Vopc, opcodes: [X, X, 37, 37, 37, 37, 37], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_lt_f16", encoding: Encoding::Vopc, opcodes: [X, X, 33, 33, 33, 33, 33], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_lt_i16", encoding: Encoding::Vopc, opcodes: [X, X, 161, 161, 161, 161, 161], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_lt_u16", encoding: Encoding::Vopc, opcodes: [X, X, 169, 169, 169, 169, 169], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ne_i16", encoding: Encoding::Vopc, opcodes: [X, X, 165, 165, 165, 165, 165], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ne_u16", encoding: Encoding::Vopc, opcodes: [X, X, 173, 173, 173, 173, 173], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_neq_f16", encoding: Encoding::Vopc, opcodes: [X, X, 45, 45, 45, 45, 45], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_nge_f16", encoding: Encoding::Vopc, opcodes: [X, X, 41, 41, 41, 41, 41], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_ngt_f16", encoding: Encoding::Vopc, opcodes: [X, X, 43, 43, 43, 43, 43], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_nle_f16", encoding: Encoding::Vopc, opcodes: [X, X, 44, 44, 44, 44, 44], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_nlg_f16", encoding: Encoding::Vopc, opcodes: [X, X, 42, 42, 42, 42, 42], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_nlt_f16", encoding: Encoding::Vopc, opcodes: [X, X, 46, 46, 46, 46, 46], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_o_f16", encoding: Encoding::Vopc, opcodes: [X, X, 39, 39, 39, 39, 39], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_t_i16", encoding: Encoding::Vopc, opcodes: [X, X, 167, 167, 167, 167, 167], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_t_u16", encoding: Encoding::Vopc, opcodes: [X, X, 175, 175, 175, 175, 175], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_tru_f16", encoding: Encoding::Vopc, opcodes: [X, X, 47, 47, 47, 47, 47], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmp_u_f16", encoding: Encoding::Vopc, opcodes: [X, X, 40, 40, 40, 40, 40], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_class_f16", encoding: Encoding::Vopc, opcodes: [X, X, 21, 21, 21, 21, 21], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_eq_f16", encoding: Encoding::Vopc, opcodes: [X, X, 50, 50, 50, 50, 50], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_eq_i16", encoding: Encoding::Vopc, opcodes: [X, X, 178, 178, 178, 178, 178], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_eq_u16", encoding: Encoding::Vopc, opcodes: [X, X, 186, 186, 186, 186, 186], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_f_f16", encoding: Encoding::Vopc, opcodes: [X, X, 48, 48, 48, 48, 48], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_f_i16", encoding: Encoding::Vopc, opcodes: [X, X, 176, 176, 176, 176, 176], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_f_u16", encoding: Encoding::Vopc, opcodes: [X, X, 184, 184, 184, 184, 184], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ge_f16", encoding: Encoding::Vopc, opcodes: [X, X, 54, 54, 54, 54, 54], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ge_i16", encoding: Encoding::Vopc, opcodes: [X, X, 182, 182, 182, 182, 182], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ge_u16", encoding: Encoding::Vopc, opcodes: [X, X, 190, 190, 190, 190, 190], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_gt_f16", encoding: Encoding::Vopc, opcodes: [X, X, 52, 52, 52, 52, 52], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_gt_i16", encoding: Encoding::Vopc, opcodes: [X, X, 180, 180, 180, 180, 180], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_gt_u16", encoding: Encoding::Vopc, opcodes: [X, X, 188, 188, 188, 188, 188], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_le_f16", encoding: Encoding::Vopc, opcodes: [X, X, 51, 51, 51, 51, 51], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_le_i16", encoding: Encoding::Vopc, opcodes: [X, X, 179, 179, 179, 179, 179], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_le_u16", encoding: Encoding::Vopc, opcodes: [X, X, 187, 187, 187, 187, 187], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_lg_f16", encoding: Encoding::Vopc, opcodes: [X, X, 53, 53, 53, 53, 53], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_lt_f16", encoding: Encoding::Vopc, opcodes: [X, X, 49, 49, 49, 49, 49], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_lt_i16", encoding: Encoding::Vopc, opcodes: [X, X, 177, 177, 177, 177, 177], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_lt_u16", encoding: Encoding::Vopc, opcodes: [X, X, 185, 185, 185, 185, 185], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ne_i16", encoding: Encoding::Vopc, opcodes: [X, X, 181, 181, 181, 181, 181], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ne_u16", encoding: Encoding::Vopc, opcodes: [X, X, 189, 189, 189, 189, 189], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_neq_f16", encoding: Encoding::Vopc, opcodes: [X, X, 61, 61, 61, 61, 61], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_nge_f16", encoding: Encoding::Vopc, opcodes: [X, X, 57, 57, 57, 57, 57], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_ngt_f16", encoding: Encoding::Vopc, opcodes: [X, X, 59, 59, 59, 59, 59], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_nle_f16", encoding: Encoding::Vopc, opcodes: [X, X, 60, 60, 60, 60, 60], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_nlg_f16", encoding: Encoding::Vopc, opcodes: [X, X, 58, 58, 58, 58, 58], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_nlt_f16", encoding: Encoding::Vopc, opcodes: [X, X, 62, 62, 62, 62, 62], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_o_f16", encoding: Encoding::Vopc, opcodes: [X, X, 55, 55, 55, 55, 55], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_t_i16", encoding: Encoding::Vopc, opcodes: [X, X, 183, 183, 183, 183, 183], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_t_u16", encoding: Encoding::Vopc, opcodes: [X, X, 191, 191, 191, 191, 191], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_tru_f16", encoding: Encoding::Vopc, opcodes: [X, X, 63, 63, 63, 63, 63], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
-    InstrDef { mnemonic: "v_cmpx_u_f16", encoding: Encoding::Vopc, opcodes: [X, X, 56, 56, 56, 56, 56], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_add_u32", op: Mnemonic::DsAddU32, encoding: Encoding::Ds, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_sub_u32", op: Mnemonic::DsSubU32, encoding: Encoding::Ds, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_rsub_u32", op: Mnemonic::DsRsubU32, encoding: Encoding::Ds, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_inc_u32", op: Mnemonic::DsIncU32, encoding: Encoding::Ds, opcodes: [3, 3, 3, 3, 3, 3, 3], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_dec_u32", op: Mnemonic::DsDecU32, encoding: Encoding::Ds, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_i32", op: Mnemonic::DsMinI32, encoding: Encoding::Ds, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Addr B32), op!(Data0 I32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_i32", op: Mnemonic::DsMaxI32, encoding: Encoding::Ds, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Addr B32), op!(Data0 I32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_u32", op: Mnemonic::DsMinU32, encoding: Encoding::Ds, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_u32", op: Mnemonic::DsMaxU32, encoding: Encoding::Ds, opcodes: [8, 8, 8, 8, 8, 8, 8], operands: &[op!(Addr B32), op!(Data0 U32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_and_b32", op: Mnemonic::DsAndB32, encoding: Encoding::Ds, opcodes: [9, 9, 9, 9, 9, 9, 9], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_or_b32", op: Mnemonic::DsOrB32, encoding: Encoding::Ds, opcodes: [10, 10, 10, 10, 10, 10, 10], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_xor_b32", op: Mnemonic::DsXorB32, encoding: Encoding::Ds, opcodes: [11, 11, 11, 11, 11, 11, 11], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_mskor_b32", op: Mnemonic::DsMskorB32, encoding: Encoding::Ds, opcodes: [12, 12, 12, 12, 12, 12, 12], operands: &[op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write_b32", op: Mnemonic::DsWriteB32, encoding: Encoding::Ds, opcodes: [13, 13, 13, 13, 13, 13, 13], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write2_b32", op: Mnemonic::DsWrite2B32, encoding: Encoding::Ds, opcodes: [14, 14, 14, 14, 14, 14, 14], operands: &[op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write2st64_b32", op: Mnemonic::DsWrite2st64B32, encoding: Encoding::Ds, opcodes: [15, 15, 15, 15, 15, 15, 15], operands: &[op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_cmpst_b32", op: Mnemonic::DsCmpstB32, encoding: Encoding::Ds, opcodes: [16, 16, 16, 16, 16, 16, 16], operands: &[op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_cmpst_f32", op: Mnemonic::DsCmpstF32, encoding: Encoding::Ds, opcodes: [17, 17, 17, 17, 17, 17, 17], operands: &[op!(Addr B32), op!(Data0 F32), op!(Data1 F32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_f32", op: Mnemonic::DsMinF32, encoding: Encoding::Ds, opcodes: [18, 18, 18, 18, 18, 18, 18], operands: &[op!(Addr B32), op!(Data0 F32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_f32", op: Mnemonic::DsMaxF32, encoding: Encoding::Ds, opcodes: [19, 19, 19, 19, 19, 19, 19], operands: &[op!(Addr B32), op!(Data0 F32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_nop", op: Mnemonic::DsNop, encoding: Encoding::Ds, opcodes: [X, 20, 20, 20, 20, 20, 20], operands: &[], flags: flags::NOGDS, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_add_f32", op: Mnemonic::DsAddF32, encoding: Encoding::Ds, opcodes: [X, X, 21, 21, 21, 21, 21], operands: &[op!(Addr B32), op!(Data0 F32)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_pk_add_f16", op: Mnemonic::DsPkAddF16, encoding: Encoding::Ds, opcodes: [X, X, X, X, X, X, 23], operands: &[op!(Addr B32), op!(Data0 V2F16)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_pk_add_bf16", op: Mnemonic::DsPkAddBf16, encoding: Encoding::Ds, opcodes: [X, X, X, X, X, X, 24], operands: &[op!(Addr B32), op!(Data0 V2Bf16)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write_addtid_b32", op: Mnemonic::DsWriteAddtidB32, encoding: Encoding::Ds, opcodes: [X, X, X, 29, 29, 29, 29], operands: &[op!(Data0 B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write_b8", op: Mnemonic::DsWriteB8, encoding: Encoding::Ds, opcodes: [30, 30, 30, 30, 30, 30, 30], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write_b16", op: Mnemonic::DsWriteB16, encoding: Encoding::Ds, opcodes: [31, 31, 31, 31, 31, 31, 31], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_add_rtn_u32", op: Mnemonic::DsAddRtnU32, encoding: Encoding::Ds, opcodes: [32, 32, 32, 32, 32, 32, 32], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_sub_rtn_u32", op: Mnemonic::DsSubRtnU32, encoding: Encoding::Ds, opcodes: [33, 33, 33, 33, 33, 33, 33], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_rsub_rtn_u32", op: Mnemonic::DsRsubRtnU32, encoding: Encoding::Ds, opcodes: [34, 34, 34, 34, 34, 34, 34], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_inc_rtn_u32", op: Mnemonic::DsIncRtnU32, encoding: Encoding::Ds, opcodes: [35, 35, 35, 35, 35, 35, 35], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_dec_rtn_u32", op: Mnemonic::DsDecRtnU32, encoding: Encoding::Ds, opcodes: [36, 36, 36, 36, 36, 36, 36], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_rtn_i32", op: Mnemonic::DsMinRtnI32, encoding: Encoding::Ds, opcodes: [37, 37, 37, 37, 37, 37, 37], operands: &[op!(Vdst I32), op!(Addr B32), op!(Data0 I32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_rtn_i32", op: Mnemonic::DsMaxRtnI32, encoding: Encoding::Ds, opcodes: [38, 38, 38, 38, 38, 38, 38], operands: &[op!(Vdst I32), op!(Addr B32), op!(Data0 I32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_rtn_u32", op: Mnemonic::DsMinRtnU32, encoding: Encoding::Ds, opcodes: [39, 39, 39, 39, 39, 39, 39], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_rtn_u32", op: Mnemonic::DsMaxRtnU32, encoding: Encoding::Ds, opcodes: [40, 40, 40, 40, 40, 40, 40], operands: &[op!(Vdst U32), op!(Addr B32), op!(Data0 U32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_and_rtn_b32", op: Mnemonic::DsAndRtnB32, encoding: Encoding::Ds, opcodes: [41, 41, 41, 41, 41, 41, 41], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_or_rtn_b32", op: Mnemonic::DsOrRtnB32, encoding: Encoding::Ds, opcodes: [42, 42, 42, 42, 42, 42, 42], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_xor_rtn_b32", op: Mnemonic::DsXorRtnB32, encoding: Encoding::Ds, opcodes: [43, 43, 43, 43, 43, 43, 43], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_mskor_rtn_b32", op: Mnemonic::DsMskorRtnB32, encoding: Encoding::Ds, opcodes: [44, 44, 44, 44, 44, 44, 44], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_wrxchg_rtn_b32", op: Mnemonic::DsWrxchgRtnB32, encoding: Encoding::Ds, opcodes: [45, 45, 45, 45, 45, 45, 45], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_wrxchg2_rtn_b32", op: Mnemonic::DsWrxchg2RtnB32, encoding: Encoding::Ds, opcodes: [46, 46, 46, 46, 46, 46, 46], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::RET | flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_wrxchg2st64_rtn_b32", op: Mnemonic::DsWrxchg2st64RtnB32, encoding: Encoding::Ds, opcodes: [47, 47, 47, 47, 47, 47, 47], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::RET | flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_cmpst_rtn_b32", op: Mnemonic::DsCmpstRtnB32, encoding: Encoding::Ds, opcodes: [48, 48, 48, 48, 48, 48, 48], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_cmpst_rtn_f32", op: Mnemonic::DsCmpstRtnF32, encoding: Encoding::Ds, opcodes: [49, 49, 49, 49, 49, 49, 49], operands: &[op!(Vdst F32), op!(Addr B32), op!(Data0 F32), op!(Data1 F32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_rtn_f32", op: Mnemonic::DsMinRtnF32, encoding: Encoding::Ds, opcodes: [50, 50, 50, 50, 50, 50, 50], operands: &[op!(Vdst F32), op!(Addr B32), op!(Data0 F32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_rtn_f32", op: Mnemonic::DsMaxRtnF32, encoding: Encoding::Ds, opcodes: [51, 51, 51, 51, 51, 51, 51], operands: &[op!(Vdst F32), op!(Addr B32), op!(Data0 F32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_wrap_rtn_b32", op: Mnemonic::DsWrapRtnB32, encoding: Encoding::Ds, opcodes: [X, 52, 52, 52, 52, 52, 52], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32), op!(Data1 B32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_add_rtn_f32", op: Mnemonic::DsAddRtnF32, encoding: Encoding::Ds, opcodes: [X, X, 53, 53, 53, 53, 53], operands: &[op!(Vdst F32), op!(Addr B32), op!(Data0 F32)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_b32", op: Mnemonic::DsReadB32, encoding: Encoding::Ds, opcodes: [54, 54, 54, 54, 54, 54, 54], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read2_b32", op: Mnemonic::DsRead2B32, encoding: Encoding::Ds, opcodes: [55, 55, 55, 55, 55, 55, 55], operands: &[op!(Vdst B64), op!(Addr B32)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read2st64_b32", op: Mnemonic::DsRead2st64B32, encoding: Encoding::Ds, opcodes: [56, 56, 56, 56, 56, 56, 56], operands: &[op!(Vdst B64), op!(Addr B32)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_i8", op: Mnemonic::DsReadI8, encoding: Encoding::Ds, opcodes: [57, 57, 57, 57, 57, 57, 57], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_u8", op: Mnemonic::DsReadU8, encoding: Encoding::Ds, opcodes: [58, 58, 58, 58, 58, 58, 58], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_i16", op: Mnemonic::DsReadI16, encoding: Encoding::Ds, opcodes: [59, 59, 59, 59, 59, 59, 59], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_u16", op: Mnemonic::DsReadU16, encoding: Encoding::Ds, opcodes: [60, 60, 60, 60, 60, 60, 60], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_swizzle_b32", op: Mnemonic::DsSwizzleB32, encoding: Encoding::Ds, opcodes: [53, 53, 61, 61, 61, 61, 61], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_permute_b32", op: Mnemonic::DsPermuteB32, encoding: Encoding::Ds, opcodes: [X, X, 62, 62, 62, 62, 62], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32)], flags: flags::NOGDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_bpermute_b32", op: Mnemonic::DsBpermuteB32, encoding: Encoding::Ds, opcodes: [X, X, 63, 63, 63, 63, 63], operands: &[op!(Vdst B32), op!(Addr B32), op!(Data0 B32)], flags: flags::NOGDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_add_u64", op: Mnemonic::DsAddU64, encoding: Encoding::Ds, opcodes: [64, 64, 64, 64, 64, 64, 64], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_sub_u64", op: Mnemonic::DsSubU64, encoding: Encoding::Ds, opcodes: [65, 65, 65, 65, 65, 65, 65], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_rsub_u64", op: Mnemonic::DsRsubU64, encoding: Encoding::Ds, opcodes: [66, 66, 66, 66, 66, 66, 66], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_inc_u64", op: Mnemonic::DsIncU64, encoding: Encoding::Ds, opcodes: [67, 67, 67, 67, 67, 67, 67], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_dec_u64", op: Mnemonic::DsDecU64, encoding: Encoding::Ds, opcodes: [68, 68, 68, 68, 68, 68, 68], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_i64", op: Mnemonic::DsMinI64, encoding: Encoding::Ds, opcodes: [69, 69, 69, 69, 69, 69, 69], operands: &[op!(Addr B32), op!(Data0 I64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_i64", op: Mnemonic::DsMaxI64, encoding: Encoding::Ds, opcodes: [70, 70, 70, 70, 70, 70, 70], operands: &[op!(Addr B32), op!(Data0 I64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_u64", op: Mnemonic::DsMinU64, encoding: Encoding::Ds, opcodes: [71, 71, 71, 71, 71, 71, 71], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_u64", op: Mnemonic::DsMaxU64, encoding: Encoding::Ds, opcodes: [72, 72, 72, 72, 72, 72, 72], operands: &[op!(Addr B32), op!(Data0 U64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_and_b64", op: Mnemonic::DsAndB64, encoding: Encoding::Ds, opcodes: [73, 73, 73, 73, 73, 73, 73], operands: &[op!(Addr B32), op!(Data0 B64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_or_b64", op: Mnemonic::DsOrB64, encoding: Encoding::Ds, opcodes: [74, 74, 74, 74, 74, 74, 74], operands: &[op!(Addr B32), op!(Data0 B64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_xor_b64", op: Mnemonic::DsXorB64, encoding: Encoding::Ds, opcodes: [75, 75, 75, 75, 75, 75, 75], operands: &[op!(Addr B32), op!(Data0 B64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_mskor_b64", op: Mnemonic::DsMskorB64, encoding: Encoding::Ds, opcodes: [76, 76, 76, 76, 76, 76, 76], operands: &[op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write_b64", op: Mnemonic::DsWriteB64, encoding: Encoding::Ds, opcodes: [77, 77, 77, 77, 77, 77, 77], operands: &[op!(Addr B32), op!(Data0 B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write2_b64", op: Mnemonic::DsWrite2B64, encoding: Encoding::Ds, opcodes: [78, 78, 78, 78, 78, 78, 78], operands: &[op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write2st64_b64", op: Mnemonic::DsWrite2st64B64, encoding: Encoding::Ds, opcodes: [79, 79, 79, 79, 79, 79, 79], operands: &[op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_cmpst_b64", op: Mnemonic::DsCmpstB64, encoding: Encoding::Ds, opcodes: [80, 80, 80, 80, 80, 80, 80], operands: &[op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_cmpst_f64", op: Mnemonic::DsCmpstF64, encoding: Encoding::Ds, opcodes: [81, 81, 81, 81, 81, 81, 81], operands: &[op!(Addr B32), op!(Data0 F64), op!(Data1 F64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_f64", op: Mnemonic::DsMinF64, encoding: Encoding::Ds, opcodes: [82, 82, 82, 82, 82, 82, 82], operands: &[op!(Addr B32), op!(Data0 F64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_f64", op: Mnemonic::DsMaxF64, encoding: Encoding::Ds, opcodes: [83, 83, 83, 83, 83, 83, 83], operands: &[op!(Addr B32), op!(Data0 F64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write_b8_d16_hi", op: Mnemonic::DsWriteB8D16Hi, encoding: Encoding::Ds, opcodes: [X, X, X, 84, 84, 84, 84], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write_b16_d16_hi", op: Mnemonic::DsWriteB16D16Hi, encoding: Encoding::Ds, opcodes: [X, X, X, 85, 85, 85, 85], operands: &[op!(Addr B32), op!(Data0 B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_u8_d16", op: Mnemonic::DsReadU8D16, encoding: Encoding::Ds, opcodes: [X, X, X, 86, 86, 86, 86], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_u8_d16_hi", op: Mnemonic::DsReadU8D16Hi, encoding: Encoding::Ds, opcodes: [X, X, X, 87, 87, 87, 87], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_i8_d16", op: Mnemonic::DsReadI8D16, encoding: Encoding::Ds, opcodes: [X, X, X, 88, 88, 88, 88], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_i8_d16_hi", op: Mnemonic::DsReadI8D16Hi, encoding: Encoding::Ds, opcodes: [X, X, X, 89, 89, 89, 89], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_u16_d16", op: Mnemonic::DsReadU16D16, encoding: Encoding::Ds, opcodes: [X, X, X, 90, 90, 90, 90], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_u16_d16_hi", op: Mnemonic::DsReadU16D16Hi, encoding: Encoding::Ds, opcodes: [X, X, X, 91, 91, 91, 91], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_add_f64", op: Mnemonic::DsAddF64, encoding: Encoding::Ds, opcodes: [X, X, X, X, X, 92, 92], operands: &[op!(Addr B32), op!(Data0 F64)], flags: flags::NORET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_add_rtn_u64", op: Mnemonic::DsAddRtnU64, encoding: Encoding::Ds, opcodes: [96, 96, 96, 96, 96, 96, 96], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_sub_rtn_u64", op: Mnemonic::DsSubRtnU64, encoding: Encoding::Ds, opcodes: [97, 97, 97, 97, 97, 97, 97], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_rsub_rtn_u64", op: Mnemonic::DsRsubRtnU64, encoding: Encoding::Ds, opcodes: [98, 98, 98, 98, 98, 98, 98], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_inc_rtn_u64", op: Mnemonic::DsIncRtnU64, encoding: Encoding::Ds, opcodes: [99, 99, 99, 99, 99, 99, 99], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_dec_rtn_u64", op: Mnemonic::DsDecRtnU64, encoding: Encoding::Ds, opcodes: [100, 100, 100, 100, 100, 100, 100], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_rtn_i64", op: Mnemonic::DsMinRtnI64, encoding: Encoding::Ds, opcodes: [101, 101, 101, 101, 101, 101, 101], operands: &[op!(Vdst I64), op!(Addr B32), op!(Data0 I64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_rtn_i64", op: Mnemonic::DsMaxRtnI64, encoding: Encoding::Ds, opcodes: [102, 102, 102, 102, 102, 102, 102], operands: &[op!(Vdst I64), op!(Addr B32), op!(Data0 I64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_rtn_u64", op: Mnemonic::DsMinRtnU64, encoding: Encoding::Ds, opcodes: [103, 103, 103, 103, 103, 103, 103], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_rtn_u64", op: Mnemonic::DsMaxRtnU64, encoding: Encoding::Ds, opcodes: [104, 104, 104, 104, 104, 104, 104], operands: &[op!(Vdst U64), op!(Addr B32), op!(Data0 U64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_and_rtn_b64", op: Mnemonic::DsAndRtnB64, encoding: Encoding::Ds, opcodes: [105, 105, 105, 105, 105, 105, 105], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_or_rtn_b64", op: Mnemonic::DsOrRtnB64, encoding: Encoding::Ds, opcodes: [106, 106, 106, 106, 106, 106, 106], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_xor_rtn_b64", op: Mnemonic::DsXorRtnB64, encoding: Encoding::Ds, opcodes: [107, 107, 107, 107, 107, 107, 107], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_mskor_rtn_b64", op: Mnemonic::DsMskorRtnB64, encoding: Encoding::Ds, opcodes: [108, 108, 108, 108, 108, 108, 108], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_wrxchg_rtn_b64", op: Mnemonic::DsWrxchgRtnB64, encoding: Encoding::Ds, opcodes: [109, 109, 109, 109, 109, 109, 109], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_wrxchg2_rtn_b64", op: Mnemonic::DsWrxchg2RtnB64, encoding: Encoding::Ds, opcodes: [110, 110, 110, 110, 110, 110, 110], operands: &[op!(Vdst B128), op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::RET | flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_wrxchg2st64_rtn_b64", op: Mnemonic::DsWrxchg2st64RtnB64, encoding: Encoding::Ds, opcodes: [111, 111, 111, 111, 111, 111, 111], operands: &[op!(Vdst B128), op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::RET | flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_cmpst_rtn_b64", op: Mnemonic::DsCmpstRtnB64, encoding: Encoding::Ds, opcodes: [112, 112, 112, 112, 112, 112, 112], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64), op!(Data1 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_cmpst_rtn_f64", op: Mnemonic::DsCmpstRtnF64, encoding: Encoding::Ds, opcodes: [113, 113, 113, 113, 113, 113, 113], operands: &[op!(Vdst F64), op!(Addr B32), op!(Data0 F64), op!(Data1 F64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_rtn_f64", op: Mnemonic::DsMinRtnF64, encoding: Encoding::Ds, opcodes: [114, 114, 114, 114, 114, 114, 114], operands: &[op!(Vdst F64), op!(Addr B32), op!(Data0 F64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_rtn_f64", op: Mnemonic::DsMaxRtnF64, encoding: Encoding::Ds, opcodes: [115, 115, 115, 115, 115, 115, 115], operands: &[op!(Vdst F64), op!(Addr B32), op!(Data0 F64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_b64", op: Mnemonic::DsReadB64, encoding: Encoding::Ds, opcodes: [118, 118, 118, 118, 118, 118, 118], operands: &[op!(Vdst B64), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read2_b64", op: Mnemonic::DsRead2B64, encoding: Encoding::Ds, opcodes: [119, 119, 119, 119, 119, 119, 119], operands: &[op!(Vdst B128), op!(Addr B32)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read2st64_b64", op: Mnemonic::DsRead2st64B64, encoding: Encoding::Ds, opcodes: [120, 120, 120, 120, 120, 120, 120], operands: &[op!(Vdst B128), op!(Addr B32)], flags: flags::OFF2 | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_add_rtn_f64", op: Mnemonic::DsAddRtnF64, encoding: Encoding::Ds, opcodes: [X, X, X, X, X, 124, 124], operands: &[op!(Vdst F64), op!(Addr B32), op!(Data0 F64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_condxchg32_rtn_b64", op: Mnemonic::DsCondxchg32RtnB64, encoding: Encoding::Ds, opcodes: [X, 126, 126, 126, 126, 126, 126], operands: &[op!(Vdst B64), op!(Addr B32), op!(Data0 B64)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_add_src2_u32", op: Mnemonic::DsAddSrc2U32, encoding: Encoding::Ds, opcodes: [128, 128, 128, 128, 128, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_sub_src2_u32", op: Mnemonic::DsSubSrc2U32, encoding: Encoding::Ds, opcodes: [129, 129, 129, 129, 129, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_rsub_src2_u32", op: Mnemonic::DsRsubSrc2U32, encoding: Encoding::Ds, opcodes: [130, 130, 130, 130, 130, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_inc_src2_u32", op: Mnemonic::DsIncSrc2U32, encoding: Encoding::Ds, opcodes: [131, 131, 131, 131, 131, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_dec_src2_u32", op: Mnemonic::DsDecSrc2U32, encoding: Encoding::Ds, opcodes: [132, 132, 132, 132, 132, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_src2_i32", op: Mnemonic::DsMinSrc2I32, encoding: Encoding::Ds, opcodes: [133, 133, 133, 133, 133, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_src2_i32", op: Mnemonic::DsMaxSrc2I32, encoding: Encoding::Ds, opcodes: [134, 134, 134, 134, 134, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_src2_u32", op: Mnemonic::DsMinSrc2U32, encoding: Encoding::Ds, opcodes: [135, 135, 135, 135, 135, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_src2_u32", op: Mnemonic::DsMaxSrc2U32, encoding: Encoding::Ds, opcodes: [136, 136, 136, 136, 136, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_and_src2_b32", op: Mnemonic::DsAndSrc2B32, encoding: Encoding::Ds, opcodes: [137, 137, 137, 137, 137, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_or_src2_b32", op: Mnemonic::DsOrSrc2B32, encoding: Encoding::Ds, opcodes: [138, 138, 138, 138, 138, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_xor_src2_b32", op: Mnemonic::DsXorSrc2B32, encoding: Encoding::Ds, opcodes: [139, 139, 139, 139, 139, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write_src2_b32", op: Mnemonic::DsWriteSrc2B32, encoding: Encoding::Ds, opcodes: [141, 141, 141, 141, 141, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_src2_f32", op: Mnemonic::DsMinSrc2F32, encoding: Encoding::Ds, opcodes: [146, 146, 146, 146, 146, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_src2_f32", op: Mnemonic::DsMaxSrc2F32, encoding: Encoding::Ds, opcodes: [147, 147, 147, 147, 147, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_add_src2_f32", op: Mnemonic::DsAddSrc2F32, encoding: Encoding::Ds, opcodes: [X, X, 149, 149, 149, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_gws_sema_release_all", op: Mnemonic::DsGwsSemaReleaseAll, encoding: Encoding::Ds, opcodes: [X, 24, 152, 152, 152, 152, 152], operands: &[], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_gws_init", op: Mnemonic::DsGwsInit, encoding: Encoding::Ds, opcodes: [25, 25, 153, 153, 153, 153, 153], operands: &[op!(Addr B32)], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_gws_sema_v", op: Mnemonic::DsGwsSemaV, encoding: Encoding::Ds, opcodes: [26, 26, 154, 154, 154, 154, 154], operands: &[], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_gws_sema_br", op: Mnemonic::DsGwsSemaBr, encoding: Encoding::Ds, opcodes: [27, 27, 155, 155, 155, 155, 155], operands: &[op!(Addr B32)], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_gws_sema_p", op: Mnemonic::DsGwsSemaP, encoding: Encoding::Ds, opcodes: [28, 28, 156, 156, 156, 156, 156], operands: &[], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_gws_barrier", op: Mnemonic::DsGwsBarrier, encoding: Encoding::Ds, opcodes: [29, 29, 157, 157, 157, 157, 157], operands: &[op!(Addr B32)], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_addtid_b32", op: Mnemonic::DsReadAddtidB32, encoding: Encoding::Ds, opcodes: [X, X, X, 182, 182, 182, 182], operands: &[op!(Vdst B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_pk_add_rtn_f16", op: Mnemonic::DsPkAddRtnF16, encoding: Encoding::Ds, opcodes: [X, X, X, X, X, X, 183], operands: &[op!(Vdst V2F16), op!(Addr B32), op!(Data0 V2F16)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_pk_add_rtn_bf16", op: Mnemonic::DsPkAddRtnBf16, encoding: Encoding::Ds, opcodes: [X, X, X, X, X, X, 184], operands: &[op!(Vdst V2Bf16), op!(Addr B32), op!(Data0 V2Bf16)], flags: flags::RET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_consume", op: Mnemonic::DsConsume, encoding: Encoding::Ds, opcodes: [61, 61, 189, 189, 189, 189, 189], operands: &[op!(Vdst B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_append", op: Mnemonic::DsAppend, encoding: Encoding::Ds, opcodes: [62, 62, 190, 190, 190, 190, 190], operands: &[op!(Vdst B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_ordered_count", op: Mnemonic::DsOrderedCount, encoding: Encoding::Ds, opcodes: [63, 63, 191, 191, 191, X, X], operands: &[op!(Vdst B32), op!(Addr B32)], flags: flags::GDSONLY, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_add_src2_u64", op: Mnemonic::DsAddSrc2U64, encoding: Encoding::Ds, opcodes: [192, 192, 192, 192, 192, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_sub_src2_u64", op: Mnemonic::DsSubSrc2U64, encoding: Encoding::Ds, opcodes: [193, 193, 193, 193, 193, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_rsub_src2_u64", op: Mnemonic::DsRsubSrc2U64, encoding: Encoding::Ds, opcodes: [194, 194, 194, 194, 194, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_inc_src2_u64", op: Mnemonic::DsIncSrc2U64, encoding: Encoding::Ds, opcodes: [195, 195, 195, 195, 195, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_dec_src2_u64", op: Mnemonic::DsDecSrc2U64, encoding: Encoding::Ds, opcodes: [196, 196, 196, 196, 196, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_src2_i64", op: Mnemonic::DsMinSrc2I64, encoding: Encoding::Ds, opcodes: [197, 197, 197, 197, 197, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_src2_i64", op: Mnemonic::DsMaxSrc2I64, encoding: Encoding::Ds, opcodes: [198, 198, 198, 198, 198, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_src2_u64", op: Mnemonic::DsMinSrc2U64, encoding: Encoding::Ds, opcodes: [199, 199, 199, 199, 199, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_src2_u64", op: Mnemonic::DsMaxSrc2U64, encoding: Encoding::Ds, opcodes: [200, 200, 200, 200, 200, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_and_src2_b64", op: Mnemonic::DsAndSrc2B64, encoding: Encoding::Ds, opcodes: [201, 201, 201, 201, 201, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_or_src2_b64", op: Mnemonic::DsOrSrc2B64, encoding: Encoding::Ds, opcodes: [202, 202, 202, 202, 202, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_xor_src2_b64", op: Mnemonic::DsXorSrc2B64, encoding: Encoding::Ds, opcodes: [203, 203, 203, 203, 203, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write_src2_b64", op: Mnemonic::DsWriteSrc2B64, encoding: Encoding::Ds, opcodes: [205, 205, 205, 205, 205, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_min_src2_f64", op: Mnemonic::DsMinSrc2F64, encoding: Encoding::Ds, opcodes: [210, 210, 210, 210, 210, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_max_src2_f64", op: Mnemonic::DsMaxSrc2F64, encoding: Encoding::Ds, opcodes: [211, 211, 211, 211, 211, X, X], operands: &[op!(Addr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write_b96", op: Mnemonic::DsWriteB96, encoding: Encoding::Ds, opcodes: [X, 222, 222, 222, 222, 222, 222], operands: &[op!(Addr B32), op!(Data0 B96)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_write_b128", op: Mnemonic::DsWriteB128, encoding: Encoding::Ds, opcodes: [X, 223, 223, 223, 223, 223, 223], operands: &[op!(Addr B32), op!(Data0 B128)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_b96", op: Mnemonic::DsReadB96, encoding: Encoding::Ds, opcodes: [X, 254, 254, 254, 254, 254, 254], operands: &[op!(Vdst B96), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "ds_read_b128", op: Mnemonic::DsReadB128, encoding: Encoding::Ds, opcodes: [X, 255, 255, 255, 255, 255, 255], operands: &[op!(Vdst B128), op!(Addr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "exp", op: Mnemonic::Exp, encoding: Encoding::Exp, opcodes: [0, 0, 0, 0, 0, X, X], operands: &[op!(Tgt U32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32), op!(Src3 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_ubyte", op: Mnemonic::FlatLoadUbyte, encoding: Encoding::Flat, opcodes: [X, 8, 16, 16, 16, 16, 16], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_sbyte", op: Mnemonic::FlatLoadSbyte, encoding: Encoding::Flat, opcodes: [X, 9, 17, 17, 17, 17, 17], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_ushort", op: Mnemonic::FlatLoadUshort, encoding: Encoding::Flat, opcodes: [X, 10, 18, 18, 18, 18, 18], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_sshort", op: Mnemonic::FlatLoadSshort, encoding: Encoding::Flat, opcodes: [X, 11, 19, 19, 19, 19, 19], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_dword", op: Mnemonic::FlatLoadDword, encoding: Encoding::Flat, opcodes: [X, 12, 20, 20, 20, 20, 20], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_dwordx2", op: Mnemonic::FlatLoadDwordx2, encoding: Encoding::Flat, opcodes: [X, 13, 21, 21, 21, 21, 21], operands: &[op!(Vdst B64), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_dwordx3", op: Mnemonic::FlatLoadDwordx3, encoding: Encoding::Flat, opcodes: [X, 15, 22, 22, 22, 22, 22], operands: &[op!(Vdst B96), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_dwordx4", op: Mnemonic::FlatLoadDwordx4, encoding: Encoding::Flat, opcodes: [X, 14, 23, 23, 23, 23, 23], operands: &[op!(Vdst B128), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_store_byte", op: Mnemonic::FlatStoreByte, encoding: Encoding::Flat, opcodes: [X, 24, 24, 24, 24, 24, 24], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_store_byte_d16_hi", op: Mnemonic::FlatStoreByteD16Hi, encoding: Encoding::Flat, opcodes: [X, X, X, 25, 25, 25, 25], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_store_short", op: Mnemonic::FlatStoreShort, encoding: Encoding::Flat, opcodes: [X, 26, 26, 26, 26, 26, 26], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_store_short_d16_hi", op: Mnemonic::FlatStoreShortD16Hi, encoding: Encoding::Flat, opcodes: [X, X, X, 27, 27, 27, 27], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_store_dword", op: Mnemonic::FlatStoreDword, encoding: Encoding::Flat, opcodes: [X, 28, 28, 28, 28, 28, 28], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_store_dwordx2", op: Mnemonic::FlatStoreDwordx2, encoding: Encoding::Flat, opcodes: [X, 29, 29, 29, 29, 29, 29], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_store_dwordx3", op: Mnemonic::FlatStoreDwordx3, encoding: Encoding::Flat, opcodes: [X, 31, 30, 30, 30, 30, 30], operands: &[op!(Vaddr B64), op!(Vdata B96)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_store_dwordx4", op: Mnemonic::FlatStoreDwordx4, encoding: Encoding::Flat, opcodes: [X, 30, 31, 31, 31, 31, 31], operands: &[op!(Vaddr B64), op!(Vdata B128)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_ubyte_d16", op: Mnemonic::FlatLoadUbyteD16, encoding: Encoding::Flat, opcodes: [X, X, X, 32, 32, 32, 32], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_ubyte_d16_hi", op: Mnemonic::FlatLoadUbyteD16Hi, encoding: Encoding::Flat, opcodes: [X, X, X, 33, 33, 33, 33], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_sbyte_d16", op: Mnemonic::FlatLoadSbyteD16, encoding: Encoding::Flat, opcodes: [X, X, X, 34, 34, 34, 34], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_sbyte_d16_hi", op: Mnemonic::FlatLoadSbyteD16Hi, encoding: Encoding::Flat, opcodes: [X, X, X, 35, 35, 35, 35], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_short_d16", op: Mnemonic::FlatLoadShortD16, encoding: Encoding::Flat, opcodes: [X, X, X, 36, 36, 36, 36], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_load_short_d16_hi", op: Mnemonic::FlatLoadShortD16Hi, encoding: Encoding::Flat, opcodes: [X, X, X, 37, 37, 37, 37], operands: &[op!(Vdst B32), op!(Vaddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_swap", op: Mnemonic::FlatAtomicSwap, encoding: Encoding::Flat, opcodes: [X, 48, 64, 64, 64, 64, 64], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_cmpswap", op: Mnemonic::FlatAtomicCmpswap, encoding: Encoding::Flat, opcodes: [X, 49, 65, 65, 65, 65, 65], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_add", op: Mnemonic::FlatAtomicAdd, encoding: Encoding::Flat, opcodes: [X, 50, 66, 66, 66, 66, 66], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_sub", op: Mnemonic::FlatAtomicSub, encoding: Encoding::Flat, opcodes: [X, 51, 67, 67, 67, 67, 67], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_smin", op: Mnemonic::FlatAtomicSmin, encoding: Encoding::Flat, opcodes: [X, 53, 68, 68, 68, 68, 68], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_umin", op: Mnemonic::FlatAtomicUmin, encoding: Encoding::Flat, opcodes: [X, 54, 69, 69, 69, 69, 69], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_smax", op: Mnemonic::FlatAtomicSmax, encoding: Encoding::Flat, opcodes: [X, 55, 70, 70, 70, 70, 70], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_umax", op: Mnemonic::FlatAtomicUmax, encoding: Encoding::Flat, opcodes: [X, 56, 71, 71, 71, 71, 71], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_and", op: Mnemonic::FlatAtomicAnd, encoding: Encoding::Flat, opcodes: [X, 57, 72, 72, 72, 72, 72], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_or", op: Mnemonic::FlatAtomicOr, encoding: Encoding::Flat, opcodes: [X, 58, 73, 73, 73, 73, 73], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_xor", op: Mnemonic::FlatAtomicXor, encoding: Encoding::Flat, opcodes: [X, 59, 74, 74, 74, 74, 74], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_inc", op: Mnemonic::FlatAtomicInc, encoding: Encoding::Flat, opcodes: [X, 60, 75, 75, 75, 75, 75], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_dec", op: Mnemonic::FlatAtomicDec, encoding: Encoding::Flat, opcodes: [X, 61, 76, 76, 76, 76, 76], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_add_f32", op: Mnemonic::FlatAtomicAddF32, encoding: Encoding::Flat, opcodes: [X, X, X, X, X, X, 77], operands: &[op!(Vaddr B64), op!(Vdata F32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_pk_add_f16", op: Mnemonic::FlatAtomicPkAddF16, encoding: Encoding::Flat, opcodes: [X, X, X, X, X, X, 78], operands: &[op!(Vaddr B64), op!(Vdata V2F16)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_add_f64", op: Mnemonic::FlatAtomicAddF64, encoding: Encoding::Flat, opcodes: [X, X, X, X, X, 79, 79], operands: &[op!(Vaddr B64), op!(Vdata F64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_min_f64", op: Mnemonic::FlatAtomicMinF64, encoding: Encoding::Flat, opcodes: [X, X, X, X, X, 80, 80], operands: &[op!(Vaddr B64), op!(Vdata F64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_max_f64", op: Mnemonic::FlatAtomicMaxF64, encoding: Encoding::Flat, opcodes: [X, X, X, X, X, 81, 81], operands: &[op!(Vaddr B64), op!(Vdata F64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_pk_add_bf16", op: Mnemonic::FlatAtomicPkAddBf16, encoding: Encoding::Flat, opcodes: [X, X, X, X, X, X, 82], operands: &[op!(Vaddr B64), op!(Vdata V2Bf16)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_swap_x2", op: Mnemonic::FlatAtomicSwapX2, encoding: Encoding::Flat, opcodes: [X, 80, 96, 96, 96, 96, 96], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_cmpswap_x2", op: Mnemonic::FlatAtomicCmpswapX2, encoding: Encoding::Flat, opcodes: [X, 81, 97, 97, 97, 97, 97], operands: &[op!(Vaddr B64), op!(Vdata B128)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_add_x2", op: Mnemonic::FlatAtomicAddX2, encoding: Encoding::Flat, opcodes: [X, 82, 98, 98, 98, 98, 98], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_sub_x2", op: Mnemonic::FlatAtomicSubX2, encoding: Encoding::Flat, opcodes: [X, 83, 99, 99, 99, 99, 99], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_smin_x2", op: Mnemonic::FlatAtomicSminX2, encoding: Encoding::Flat, opcodes: [X, 85, 100, 100, 100, 100, 100], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_umin_x2", op: Mnemonic::FlatAtomicUminX2, encoding: Encoding::Flat, opcodes: [X, 86, 101, 101, 101, 101, 101], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_smax_x2", op: Mnemonic::FlatAtomicSmaxX2, encoding: Encoding::Flat, opcodes: [X, 87, 102, 102, 102, 102, 102], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_umax_x2", op: Mnemonic::FlatAtomicUmaxX2, encoding: Encoding::Flat, opcodes: [X, 88, 103, 103, 103, 103, 103], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_and_x2", op: Mnemonic::FlatAtomicAndX2, encoding: Encoding::Flat, opcodes: [X, 89, 104, 104, 104, 104, 104], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_or_x2", op: Mnemonic::FlatAtomicOrX2, encoding: Encoding::Flat, opcodes: [X, 90, 105, 105, 105, 105, 105], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_xor_x2", op: Mnemonic::FlatAtomicXorX2, encoding: Encoding::Flat, opcodes: [X, 91, 106, 106, 106, 106, 106], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_inc_x2", op: Mnemonic::FlatAtomicIncX2, encoding: Encoding::Flat, opcodes: [X, 92, 107, 107, 107, 107, 107], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_dec_x2", op: Mnemonic::FlatAtomicDecX2, encoding: Encoding::Flat, opcodes: [X, 93, 108, 108, 108, 108, 108], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_fcmpswap", op: Mnemonic::FlatAtomicFcmpswap, encoding: Encoding::Flat, opcodes: [X, 62, X, X, X, X, X], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_fmin", op: Mnemonic::FlatAtomicFmin, encoding: Encoding::Flat, opcodes: [X, 63, X, X, X, X, X], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_fmax", op: Mnemonic::FlatAtomicFmax, encoding: Encoding::Flat, opcodes: [X, 64, X, X, X, X, X], operands: &[op!(Vaddr B64), op!(Vdata B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_fcmpswap_x2", op: Mnemonic::FlatAtomicFcmpswapX2, encoding: Encoding::Flat, opcodes: [X, 94, X, X, X, X, X], operands: &[op!(Vaddr B64), op!(Vdata B128)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_fmin_x2", op: Mnemonic::FlatAtomicFminX2, encoding: Encoding::Flat, opcodes: [X, 95, X, X, X, X, X], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "flat_atomic_fmax_x2", op: Mnemonic::FlatAtomicFmaxX2, encoding: Encoding::Flat, opcodes: [X, 96, X, X, X, X, X], operands: &[op!(Vaddr B64), op!(Vdata B64)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_ubyte", op: Mnemonic::GlobalLoadUbyte, encoding: Encoding::Global, opcodes: [X, X, X, 16, 16, 16, 16], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_sbyte", op: Mnemonic::GlobalLoadSbyte, encoding: Encoding::Global, opcodes: [X, X, X, 17, 17, 17, 17], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_ushort", op: Mnemonic::GlobalLoadUshort, encoding: Encoding::Global, opcodes: [X, X, X, 18, 18, 18, 18], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_sshort", op: Mnemonic::GlobalLoadSshort, encoding: Encoding::Global, opcodes: [X, X, X, 19, 19, 19, 19], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_dword", op: Mnemonic::GlobalLoadDword, encoding: Encoding::Global, opcodes: [X, X, X, 20, 20, 20, 20], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_dwordx2", op: Mnemonic::GlobalLoadDwordx2, encoding: Encoding::Global, opcodes: [X, X, X, 21, 21, 21, 21], operands: &[op!(Vdst B64), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_dwordx3", op: Mnemonic::GlobalLoadDwordx3, encoding: Encoding::Global, opcodes: [X, X, X, 22, 22, 22, 22], operands: &[op!(Vdst B96), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_dwordx4", op: Mnemonic::GlobalLoadDwordx4, encoding: Encoding::Global, opcodes: [X, X, X, 23, 23, 23, 23], operands: &[op!(Vdst B128), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_store_byte", op: Mnemonic::GlobalStoreByte, encoding: Encoding::Global, opcodes: [X, X, X, 24, 24, 24, 24], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_store_byte_d16_hi", op: Mnemonic::GlobalStoreByteD16Hi, encoding: Encoding::Global, opcodes: [X, X, X, 25, 25, 25, 25], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_store_short", op: Mnemonic::GlobalStoreShort, encoding: Encoding::Global, opcodes: [X, X, X, 26, 26, 26, 26], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_store_short_d16_hi", op: Mnemonic::GlobalStoreShortD16Hi, encoding: Encoding::Global, opcodes: [X, X, X, 27, 27, 27, 27], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_store_dword", op: Mnemonic::GlobalStoreDword, encoding: Encoding::Global, opcodes: [X, X, X, 28, 28, 28, 28], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_store_dwordx2", op: Mnemonic::GlobalStoreDwordx2, encoding: Encoding::Global, opcodes: [X, X, X, 29, 29, 29, 29], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_store_dwordx3", op: Mnemonic::GlobalStoreDwordx3, encoding: Encoding::Global, opcodes: [X, X, X, 30, 30, 30, 30], operands: &[op!(Vaddr B64), op!(Vdata B96), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_store_dwordx4", op: Mnemonic::GlobalStoreDwordx4, encoding: Encoding::Global, opcodes: [X, X, X, 31, 31, 31, 31], operands: &[op!(Vaddr B64), op!(Vdata B128), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_ubyte_d16", op: Mnemonic::GlobalLoadUbyteD16, encoding: Encoding::Global, opcodes: [X, X, X, 32, 32, 32, 32], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_ubyte_d16_hi", op: Mnemonic::GlobalLoadUbyteD16Hi, encoding: Encoding::Global, opcodes: [X, X, X, 33, 33, 33, 33], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_sbyte_d16", op: Mnemonic::GlobalLoadSbyteD16, encoding: Encoding::Global, opcodes: [X, X, X, 34, 34, 34, 34], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_sbyte_d16_hi", op: Mnemonic::GlobalLoadSbyteD16Hi, encoding: Encoding::Global, opcodes: [X, X, X, 35, 35, 35, 35], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_short_d16", op: Mnemonic::GlobalLoadShortD16, encoding: Encoding::Global, opcodes: [X, X, X, 36, 36, 36, 36], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_short_d16_hi", op: Mnemonic::GlobalLoadShortD16Hi, encoding: Encoding::Global, opcodes: [X, X, X, 37, 37, 37, 37], operands: &[op!(Vdst B32), op!(Vaddr B64), op!(Saddr B64)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_lds_ubyte", op: Mnemonic::GlobalLoadLdsUbyte, encoding: Encoding::Global, opcodes: [X, X, X, X, X, X, 38], operands: &[op!(Vaddr B64), op!(Saddr B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_lds_sbyte", op: Mnemonic::GlobalLoadLdsSbyte, encoding: Encoding::Global, opcodes: [X, X, X, X, X, X, 39], operands: &[op!(Vaddr B64), op!(Saddr B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_lds_ushort", op: Mnemonic::GlobalLoadLdsUshort, encoding: Encoding::Global, opcodes: [X, X, X, X, X, X, 40], operands: &[op!(Vaddr B64), op!(Saddr B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_lds_sshort", op: Mnemonic::GlobalLoadLdsSshort, encoding: Encoding::Global, opcodes: [X, X, X, X, X, X, 41], operands: &[op!(Vaddr B64), op!(Saddr B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_load_lds_dword", op: Mnemonic::GlobalLoadLdsDword, encoding: Encoding::Global, opcodes: [X, X, X, X, X, X, 42], operands: &[op!(Vaddr B64), op!(Saddr B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_swap", op: Mnemonic::GlobalAtomicSwap, encoding: Encoding::Global, opcodes: [X, X, X, 64, 64, 64, 64], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_cmpswap", op: Mnemonic::GlobalAtomicCmpswap, encoding: Encoding::Global, opcodes: [X, X, X, 65, 65, 65, 65], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_add", op: Mnemonic::GlobalAtomicAdd, encoding: Encoding::Global, opcodes: [X, X, X, 66, 66, 66, 66], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_sub", op: Mnemonic::GlobalAtomicSub, encoding: Encoding::Global, opcodes: [X, X, X, 67, 67, 67, 67], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_smin", op: Mnemonic::GlobalAtomicSmin, encoding: Encoding::Global, opcodes: [X, X, X, 68, 68, 68, 68], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_umin", op: Mnemonic::GlobalAtomicUmin, encoding: Encoding::Global, opcodes: [X, X, X, 69, 69, 69, 69], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_smax", op: Mnemonic::GlobalAtomicSmax, encoding: Encoding::Global, opcodes: [X, X, X, 70, 70, 70, 70], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_umax", op: Mnemonic::GlobalAtomicUmax, encoding: Encoding::Global, opcodes: [X, X, X, 71, 71, 71, 71], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_and", op: Mnemonic::GlobalAtomicAnd, encoding: Encoding::Global, opcodes: [X, X, X, 72, 72, 72, 72], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_or", op: Mnemonic::GlobalAtomicOr, encoding: Encoding::Global, opcodes: [X, X, X, 73, 73, 73, 73], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_xor", op: Mnemonic::GlobalAtomicXor, encoding: Encoding::Global, opcodes: [X, X, X, 74, 74, 74, 74], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_inc", op: Mnemonic::GlobalAtomicInc, encoding: Encoding::Global, opcodes: [X, X, X, 75, 75, 75, 75], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_dec", op: Mnemonic::GlobalAtomicDec, encoding: Encoding::Global, opcodes: [X, X, X, 76, 76, 76, 76], operands: &[op!(Vaddr B64), op!(Vdata B32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_add_f32", op: Mnemonic::GlobalAtomicAddF32, encoding: Encoding::Global, opcodes: [X, X, X, X, 77, 77, 77], operands: &[op!(Vaddr B64), op!(Vdata F32), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[(flags::GLCRET, "gfx90a,gfx940")], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_pk_add_f16", op: Mnemonic::GlobalAtomicPkAddF16, encoding: Encoding::Global, opcodes: [X, X, X, X, 78, 78, 78], operands: &[op!(Vaddr B64), op!(Vdata V2F16), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[(flags::GLCRET, "gfx90a,gfx940")], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_add_f64", op: Mnemonic::GlobalAtomicAddF64, encoding: Encoding::Global, opcodes: [X, X, X, X, X, 79, 79], operands: &[op!(Vaddr B64), op!(Vdata F64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_min_f64", op: Mnemonic::GlobalAtomicMinF64, encoding: Encoding::Global, opcodes: [X, X, X, X, X, 80, 80], operands: &[op!(Vaddr B64), op!(Vdata F64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_max_f64", op: Mnemonic::GlobalAtomicMaxF64, encoding: Encoding::Global, opcodes: [X, X, X, X, X, 81, 81], operands: &[op!(Vaddr B64), op!(Vdata F64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_pk_add_bf16", op: Mnemonic::GlobalAtomicPkAddBf16, encoding: Encoding::Global, opcodes: [X, X, X, X, X, X, 82], operands: &[op!(Vaddr B64), op!(Vdata V2Bf16), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_swap_x2", op: Mnemonic::GlobalAtomicSwapX2, encoding: Encoding::Global, opcodes: [X, X, X, 96, 96, 96, 96], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_cmpswap_x2", op: Mnemonic::GlobalAtomicCmpswapX2, encoding: Encoding::Global, opcodes: [X, X, X, 97, 97, 97, 97], operands: &[op!(Vaddr B64), op!(Vdata B128), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_add_x2", op: Mnemonic::GlobalAtomicAddX2, encoding: Encoding::Global, opcodes: [X, X, X, 98, 98, 98, 98], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_sub_x2", op: Mnemonic::GlobalAtomicSubX2, encoding: Encoding::Global, opcodes: [X, X, X, 99, 99, 99, 99], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_smin_x2", op: Mnemonic::GlobalAtomicSminX2, encoding: Encoding::Global, opcodes: [X, X, X, 100, 100, 100, 100], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_umin_x2", op: Mnemonic::GlobalAtomicUminX2, encoding: Encoding::Global, opcodes: [X, X, X, 101, 101, 101, 101], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_smax_x2", op: Mnemonic::GlobalAtomicSmaxX2, encoding: Encoding::Global, opcodes: [X, X, X, 102, 102, 102, 102], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_umax_x2", op: Mnemonic::GlobalAtomicUmaxX2, encoding: Encoding::Global, opcodes: [X, X, X, 103, 103, 103, 103], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_and_x2", op: Mnemonic::GlobalAtomicAndX2, encoding: Encoding::Global, opcodes: [X, X, X, 104, 104, 104, 104], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_or_x2", op: Mnemonic::GlobalAtomicOrX2, encoding: Encoding::Global, opcodes: [X, X, X, 105, 105, 105, 105], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_xor_x2", op: Mnemonic::GlobalAtomicXorX2, encoding: Encoding::Global, opcodes: [X, X, X, 106, 106, 106, 106], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_inc_x2", op: Mnemonic::GlobalAtomicIncX2, encoding: Encoding::Global, opcodes: [X, X, X, 107, 107, 107, 107], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "global_atomic_dec_x2", op: Mnemonic::GlobalAtomicDecX2, encoding: Encoding::Global, opcodes: [X, X, X, 108, 108, 108, 108], operands: &[op!(Vaddr B64), op!(Vdata B64), op!(Saddr B64)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_ubyte", op: Mnemonic::ScratchLoadUbyte, encoding: Encoding::Scratch, opcodes: [X, X, X, 16, 16, 16, 16], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_sbyte", op: Mnemonic::ScratchLoadSbyte, encoding: Encoding::Scratch, opcodes: [X, X, X, 17, 17, 17, 17], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_ushort", op: Mnemonic::ScratchLoadUshort, encoding: Encoding::Scratch, opcodes: [X, X, X, 18, 18, 18, 18], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_sshort", op: Mnemonic::ScratchLoadSshort, encoding: Encoding::Scratch, opcodes: [X, X, X, 19, 19, 19, 19], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_dword", op: Mnemonic::ScratchLoadDword, encoding: Encoding::Scratch, opcodes: [X, X, X, 20, 20, 20, 20], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_dwordx2", op: Mnemonic::ScratchLoadDwordx2, encoding: Encoding::Scratch, opcodes: [X, X, X, 21, 21, 21, 21], operands: &[op!(Vdst B64), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_dwordx3", op: Mnemonic::ScratchLoadDwordx3, encoding: Encoding::Scratch, opcodes: [X, X, X, 22, 22, 22, 22], operands: &[op!(Vdst B96), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_dwordx4", op: Mnemonic::ScratchLoadDwordx4, encoding: Encoding::Scratch, opcodes: [X, X, X, 23, 23, 23, 23], operands: &[op!(Vdst B128), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_store_byte", op: Mnemonic::ScratchStoreByte, encoding: Encoding::Scratch, opcodes: [X, X, X, 24, 24, 24, 24], operands: &[op!(Vaddr B32), op!(Vdata B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_store_byte_d16_hi", op: Mnemonic::ScratchStoreByteD16Hi, encoding: Encoding::Scratch, opcodes: [X, X, X, 25, 25, 25, 25], operands: &[op!(Vaddr B32), op!(Vdata B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_store_short", op: Mnemonic::ScratchStoreShort, encoding: Encoding::Scratch, opcodes: [X, X, X, 26, 26, 26, 26], operands: &[op!(Vaddr B32), op!(Vdata B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_store_short_d16_hi", op: Mnemonic::ScratchStoreShortD16Hi, encoding: Encoding::Scratch, opcodes: [X, X, X, 27, 27, 27, 27], operands: &[op!(Vaddr B32), op!(Vdata B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_store_dword", op: Mnemonic::ScratchStoreDword, encoding: Encoding::Scratch, opcodes: [X, X, X, 28, 28, 28, 28], operands: &[op!(Vaddr B32), op!(Vdata B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_store_dwordx2", op: Mnemonic::ScratchStoreDwordx2, encoding: Encoding::Scratch, opcodes: [X, X, X, 29, 29, 29, 29], operands: &[op!(Vaddr B32), op!(Vdata B64), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_store_dwordx3", op: Mnemonic::ScratchStoreDwordx3, encoding: Encoding::Scratch, opcodes: [X, X, X, 30, 30, 30, 30], operands: &[op!(Vaddr B32), op!(Vdata B96), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_store_dwordx4", op: Mnemonic::ScratchStoreDwordx4, encoding: Encoding::Scratch, opcodes: [X, X, X, 31, 31, 31, 31], operands: &[op!(Vaddr B32), op!(Vdata B128), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_ubyte_d16", op: Mnemonic::ScratchLoadUbyteD16, encoding: Encoding::Scratch, opcodes: [X, X, X, 32, 32, 32, 32], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_ubyte_d16_hi", op: Mnemonic::ScratchLoadUbyteD16Hi, encoding: Encoding::Scratch, opcodes: [X, X, X, 33, 33, 33, 33], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_sbyte_d16", op: Mnemonic::ScratchLoadSbyteD16, encoding: Encoding::Scratch, opcodes: [X, X, X, 34, 34, 34, 34], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_sbyte_d16_hi", op: Mnemonic::ScratchLoadSbyteD16Hi, encoding: Encoding::Scratch, opcodes: [X, X, X, 35, 35, 35, 35], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_short_d16", op: Mnemonic::ScratchLoadShortD16, encoding: Encoding::Scratch, opcodes: [X, X, X, 36, 36, 36, 36], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_short_d16_hi", op: Mnemonic::ScratchLoadShortD16Hi, encoding: Encoding::Scratch, opcodes: [X, X, X, 37, 37, 37, 37], operands: &[op!(Vdst B32), op!(Vaddr B32), op!(Saddr B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_lds_ubyte", op: Mnemonic::ScratchLoadLdsUbyte, encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 38], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_lds_sbyte", op: Mnemonic::ScratchLoadLdsSbyte, encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 39], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_lds_ushort", op: Mnemonic::ScratchLoadLdsUshort, encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 40], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_lds_sshort", op: Mnemonic::ScratchLoadLdsSshort, encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 41], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "scratch_load_lds_dword", op: Mnemonic::ScratchLoadLdsDword, encoding: Encoding::Scratch, opcodes: [X, X, X, X, X, X, 42], operands: &[op!(Vaddr B32), op!(Saddr B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "image_load", op: Mnemonic::ImageLoad, encoding: Encoding::Mimg, opcodes: [0, 0, 0, 0, 0, 0, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_load_mip", op: Mnemonic::ImageLoadMip, encoding: Encoding::Mimg, opcodes: [1, 1, 1, 1, 1, 1, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_load_pck", op: Mnemonic::ImageLoadPck, encoding: Encoding::Mimg, opcodes: [2, 2, 2, 2, 2, 2, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_load_pck_sgn", op: Mnemonic::ImageLoadPckSgn, encoding: Encoding::Mimg, opcodes: [3, 3, 3, 3, 3, 3, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_load_mip_pck", op: Mnemonic::ImageLoadMipPck, encoding: Encoding::Mimg, opcodes: [4, 4, 4, 4, 4, 4, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_load_mip_pck_sgn", op: Mnemonic::ImageLoadMipPckSgn, encoding: Encoding::Mimg, opcodes: [5, 5, 5, 5, 5, 5, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_store", op: Mnemonic::ImageStore, encoding: Encoding::Mimg, opcodes: [8, 8, 8, 8, 8, 8, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_store_mip", op: Mnemonic::ImageStoreMip, encoding: Encoding::Mimg, opcodes: [9, 9, 9, 9, 9, 9, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_store_pck", op: Mnemonic::ImageStorePck, encoding: Encoding::Mimg, opcodes: [10, 10, 10, 10, 10, 10, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_store_mip_pck", op: Mnemonic::ImageStoreMipPck, encoding: Encoding::Mimg, opcodes: [11, 11, 11, 11, 11, 11, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::STORE | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_get_resinfo", op: Mnemonic::ImageGetResinfo, encoding: Encoding::Mimg, opcodes: [14, 14, 14, 14, 14, 14, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::NOD16 | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_swap", op: Mnemonic::ImageAtomicSwap, encoding: Encoding::Mimg, opcodes: [15, 15, 16, 16, 16, 16, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_cmpswap", op: Mnemonic::ImageAtomicCmpswap, encoding: Encoding::Mimg, opcodes: [16, 16, 17, 17, 17, 17, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_add", op: Mnemonic::ImageAtomicAdd, encoding: Encoding::Mimg, opcodes: [17, 17, 18, 18, 18, 18, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_sub", op: Mnemonic::ImageAtomicSub, encoding: Encoding::Mimg, opcodes: [18, 18, 19, 19, 19, 19, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_rsub", op: Mnemonic::ImageAtomicRsub, encoding: Encoding::Mimg, opcodes: [19, 19, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_smin", op: Mnemonic::ImageAtomicSmin, encoding: Encoding::Mimg, opcodes: [20, 20, 20, 20, 20, 20, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_umin", op: Mnemonic::ImageAtomicUmin, encoding: Encoding::Mimg, opcodes: [21, 21, 21, 21, 21, 21, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_smax", op: Mnemonic::ImageAtomicSmax, encoding: Encoding::Mimg, opcodes: [22, 22, 22, 22, 22, 22, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_umax", op: Mnemonic::ImageAtomicUmax, encoding: Encoding::Mimg, opcodes: [23, 23, 23, 23, 23, 23, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_and", op: Mnemonic::ImageAtomicAnd, encoding: Encoding::Mimg, opcodes: [24, 24, 24, 24, 24, 24, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_or", op: Mnemonic::ImageAtomicOr, encoding: Encoding::Mimg, opcodes: [25, 25, 25, 25, 25, 25, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_xor", op: Mnemonic::ImageAtomicXor, encoding: Encoding::Mimg, opcodes: [26, 26, 26, 26, 26, 26, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_inc", op: Mnemonic::ImageAtomicInc, encoding: Encoding::Mimg, opcodes: [27, 27, 27, 27, 27, 27, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_dec", op: Mnemonic::ImageAtomicDec, encoding: Encoding::Mimg, opcodes: [28, 28, 28, 28, 28, 28, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_fcmpswap", op: Mnemonic::ImageAtomicFcmpswap, encoding: Encoding::Mimg, opcodes: [29, 29, X, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_fmin", op: Mnemonic::ImageAtomicFmin, encoding: Encoding::Mimg, opcodes: [30, 30, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_atomic_fmax", op: Mnemonic::ImageAtomicFmax, encoding: Encoding::Mimg, opcodes: [31, 31, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256)], flags: flags::ATOMIC | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample", op: Mnemonic::ImageSample, encoding: Encoding::Mimg, opcodes: [32, 32, 32, 32, 32, 32, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_cl", op: Mnemonic::ImageSampleCl, encoding: Encoding::Mimg, opcodes: [33, 33, 33, 33, 33, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_d", op: Mnemonic::ImageSampleD, encoding: Encoding::Mimg, opcodes: [34, 34, 34, 34, 34, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,6,7,8,9")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_d_cl", op: Mnemonic::ImageSampleDCl, encoding: Encoding::Mimg, opcodes: [35, 35, 35, 35, 35, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,6,7,8,9,10")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_l", op: Mnemonic::ImageSampleL, encoding: Encoding::Mimg, opcodes: [36, 36, 36, 36, 36, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_b", op: Mnemonic::ImageSampleB, encoding: Encoding::Mimg, opcodes: [37, 37, 37, 37, 37, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_b_cl", op: Mnemonic::ImageSampleBCl, encoding: Encoding::Mimg, opcodes: [38, 38, 38, 38, 38, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_lz", op: Mnemonic::ImageSampleLz, encoding: Encoding::Mimg, opcodes: [39, 39, 39, 39, 39, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c", op: Mnemonic::ImageSampleC, encoding: Encoding::Mimg, opcodes: [40, 40, 40, 40, 40, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_cl", op: Mnemonic::ImageSampleCCl, encoding: Encoding::Mimg, opcodes: [41, 41, 41, 41, 41, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_d", op: Mnemonic::ImageSampleCD, encoding: Encoding::Mimg, opcodes: [42, 42, 42, 42, 42, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_d_cl", op: Mnemonic::ImageSampleCDCl, encoding: Encoding::Mimg, opcodes: [43, 43, 43, 43, 43, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10,11")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_l", op: Mnemonic::ImageSampleCL, encoding: Encoding::Mimg, opcodes: [44, 44, 44, 44, 44, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_b", op: Mnemonic::ImageSampleCB, encoding: Encoding::Mimg, opcodes: [45, 45, 45, 45, 45, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_b_cl", op: Mnemonic::ImageSampleCBCl, encoding: Encoding::Mimg, opcodes: [46, 46, 46, 46, 46, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_lz", op: Mnemonic::ImageSampleCLz, encoding: Encoding::Mimg, opcodes: [47, 47, 47, 47, 47, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_o", op: Mnemonic::ImageSampleO, encoding: Encoding::Mimg, opcodes: [48, 48, 48, 48, 48, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_cl_o", op: Mnemonic::ImageSampleClO, encoding: Encoding::Mimg, opcodes: [49, 49, 49, 49, 49, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_d_o", op: Mnemonic::ImageSampleDO, encoding: Encoding::Mimg, opcodes: [50, 50, 50, 50, 50, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_d_cl_o", op: Mnemonic::ImageSampleDClO, encoding: Encoding::Mimg, opcodes: [51, 51, 51, 51, 51, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10,11")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_l_o", op: Mnemonic::ImageSampleLO, encoding: Encoding::Mimg, opcodes: [52, 52, 52, 52, 52, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_b_o", op: Mnemonic::ImageSampleBO, encoding: Encoding::Mimg, opcodes: [53, 53, 53, 53, 53, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_b_cl_o", op: Mnemonic::ImageSampleBClO, encoding: Encoding::Mimg, opcodes: [54, 54, 54, 54, 54, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_lz_o", op: Mnemonic::ImageSampleLzO, encoding: Encoding::Mimg, opcodes: [55, 55, 55, 55, 55, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_o", op: Mnemonic::ImageSampleCO, encoding: Encoding::Mimg, opcodes: [56, 56, 56, 56, 56, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_cl_o", op: Mnemonic::ImageSampleCClO, encoding: Encoding::Mimg, opcodes: [57, 57, 57, 57, 57, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_d_o", op: Mnemonic::ImageSampleCDO, encoding: Encoding::Mimg, opcodes: [58, 58, 58, 58, 58, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8,9,10,11")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_d_cl_o", op: Mnemonic::ImageSampleCDClO, encoding: Encoding::Mimg, opcodes: [59, 59, 59, 59, 59, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8,9,10,11,12")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_l_o", op: Mnemonic::ImageSampleCLO, encoding: Encoding::Mimg, opcodes: [60, 60, 60, 60, 60, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_b_o", op: Mnemonic::ImageSampleCBO, encoding: Encoding::Mimg, opcodes: [61, 61, 61, 61, 61, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_b_cl_o", op: Mnemonic::ImageSampleCBClO, encoding: Encoding::Mimg, opcodes: [62, 62, 62, 62, 62, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_lz_o", op: Mnemonic::ImageSampleCLzO, encoding: Encoding::Mimg, opcodes: [63, 63, 63, 63, 63, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4", op: Mnemonic::ImageGather4, encoding: Encoding::Mimg, opcodes: [64, 64, 64, 64, 64, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_cl", op: Mnemonic::ImageGather4Cl, encoding: Encoding::Mimg, opcodes: [65, 65, 65, 65, 65, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4h", op: Mnemonic::ImageGather4h, encoding: Encoding::Mimg, opcodes: [X, X, X, 66, 66, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_l", op: Mnemonic::ImageGather4L, encoding: Encoding::Mimg, opcodes: [68, 68, 68, 68, 68, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_b", op: Mnemonic::ImageGather4B, encoding: Encoding::Mimg, opcodes: [69, 69, 69, 69, 69, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_b_cl", op: Mnemonic::ImageGather4BCl, encoding: Encoding::Mimg, opcodes: [70, 70, 70, 70, 70, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_lz", op: Mnemonic::ImageGather4Lz, encoding: Encoding::Mimg, opcodes: [71, 71, 71, 71, 71, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c", op: Mnemonic::ImageGather4C, encoding: Encoding::Mimg, opcodes: [72, 72, 72, 72, 72, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_cl", op: Mnemonic::ImageGather4CCl, encoding: Encoding::Mimg, opcodes: [73, 73, 73, 73, 73, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_l", op: Mnemonic::ImageGather4CL, encoding: Encoding::Mimg, opcodes: [76, 76, 76, 76, 76, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_b", op: Mnemonic::ImageGather4CB, encoding: Encoding::Mimg, opcodes: [77, 77, 77, 77, 77, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_b_cl", op: Mnemonic::ImageGather4CBCl, encoding: Encoding::Mimg, opcodes: [78, 78, 78, 78, 78, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_lz", op: Mnemonic::ImageGather4CLz, encoding: Encoding::Mimg, opcodes: [79, 79, 79, 79, 79, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_o", op: Mnemonic::ImageGather4O, encoding: Encoding::Mimg, opcodes: [80, 80, 80, 80, 80, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_cl_o", op: Mnemonic::ImageGather4ClO, encoding: Encoding::Mimg, opcodes: [81, 81, 81, 81, 81, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_l_o", op: Mnemonic::ImageGather4LO, encoding: Encoding::Mimg, opcodes: [84, 84, 84, 84, 84, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_b_o", op: Mnemonic::ImageGather4BO, encoding: Encoding::Mimg, opcodes: [85, 85, 85, 85, 85, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_b_cl_o", op: Mnemonic::ImageGather4BClO, encoding: Encoding::Mimg, opcodes: [86, 86, 86, 86, 86, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_lz_o", op: Mnemonic::ImageGather4LzO, encoding: Encoding::Mimg, opcodes: [87, 87, 87, 87, 87, X, X], operands: &[op!(Vdata B128), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_o", op: Mnemonic::ImageGather4CO, encoding: Encoding::Mimg, opcodes: [88, 88, 88, 88, 88, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_cl_o", op: Mnemonic::ImageGather4CClO, encoding: Encoding::Mimg, opcodes: [89, 89, 89, 89, 89, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_l_o", op: Mnemonic::ImageGather4CLO, encoding: Encoding::Mimg, opcodes: [92, 92, 92, 92, 92, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_b_o", op: Mnemonic::ImageGather4CBO, encoding: Encoding::Mimg, opcodes: [93, 93, 93, 93, 93, X, X], operands: &[op!(Vdata B128), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_b_cl_o", op: Mnemonic::ImageGather4CBClO, encoding: Encoding::Mimg, opcodes: [94, 94, 94, 94, 94, X, X], operands: &[op!(Vdata B128), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_gather4_c_lz_o", op: Mnemonic::ImageGather4CLzO, encoding: Encoding::Mimg, opcodes: [95, 95, 95, 95, 95, X, X], operands: &[op!(Vdata B128), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::GATHER | flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,8")], cpus: &[] },
+    InstrDef { mnemonic: "image_get_lod", op: Mnemonic::ImageGetLod, encoding: Encoding::Mimg, opcodes: [96, 96, 96, 96, 96, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::NOD16 | flags::VADDR, flag_args: &[(flags::VADDR, "1,2,3,4")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_cd", op: Mnemonic::ImageSampleCd, encoding: Encoding::Mimg, opcodes: [104, 104, 104, 104, 104, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,6,7,8,9")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_cd_cl", op: Mnemonic::ImageSampleCdCl, encoding: Encoding::Mimg, opcodes: [105, 105, 105, 105, 105, X, X], operands: &[op!(Vdata B32), op!(Vaddr B64), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "2,3,4,5,6,7,8,9,10")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_cd", op: Mnemonic::ImageSampleCCd, encoding: Encoding::Mimg, opcodes: [106, 106, 106, 106, 106, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_cd_cl", op: Mnemonic::ImageSampleCCdCl, encoding: Encoding::Mimg, opcodes: [107, 107, 107, 107, 107, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10,11")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_cd_o", op: Mnemonic::ImageSampleCdO, encoding: Encoding::Mimg, opcodes: [108, 108, 108, 108, 108, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_cd_cl_o", op: Mnemonic::ImageSampleCdClO, encoding: Encoding::Mimg, opcodes: [109, 109, 109, 109, 109, X, X], operands: &[op!(Vdata B32), op!(Vaddr B96), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "3,4,5,6,7,8,9,10,11")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_cd_o", op: Mnemonic::ImageSampleCCdO, encoding: Encoding::Mimg, opcodes: [110, 110, 110, 110, 110, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8,9,10,11")], cpus: &[] },
+    InstrDef { mnemonic: "image_sample_c_cd_cl_o", op: Mnemonic::ImageSampleCCdClO, encoding: Encoding::Mimg, opcodes: [111, 111, 111, 111, 111, X, X], operands: &[op!(Vdata B32), op!(Vaddr B128), op!(Srsrc B256), op!(Ssamp B128)], flags: flags::VADDR, flag_args: &[(flags::VADDR, "4,5,6,7,8,9,10,11,12")], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_load_format_x", op: Mnemonic::TbufferLoadFormatX, encoding: Encoding::Mtbuf, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_load_format_xy", op: Mnemonic::TbufferLoadFormatXy, encoding: Encoding::Mtbuf, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_load_format_xyz", op: Mnemonic::TbufferLoadFormatXyz, encoding: Encoding::Mtbuf, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_load_format_xyzw", op: Mnemonic::TbufferLoadFormatXyzw, encoding: Encoding::Mtbuf, opcodes: [3, 3, 3, 3, 3, 3, 3], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_store_format_x", op: Mnemonic::TbufferStoreFormatX, encoding: Encoding::Mtbuf, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_store_format_xy", op: Mnemonic::TbufferStoreFormatXy, encoding: Encoding::Mtbuf, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_store_format_xyz", op: Mnemonic::TbufferStoreFormatXyz, encoding: Encoding::Mtbuf, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_store_format_xyzw", op: Mnemonic::TbufferStoreFormatXyzw, encoding: Encoding::Mtbuf, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_load_format_d16_x", op: Mnemonic::TbufferLoadFormatD16X, encoding: Encoding::Mtbuf, opcodes: [X, X, 8, 8, 8, 8, 8], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_load_format_d16_xy", op: Mnemonic::TbufferLoadFormatD16Xy, encoding: Encoding::Mtbuf, opcodes: [X, X, 9, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_load_format_d16_xy", op: Mnemonic::TbufferLoadFormatD16Xy, encoding: Encoding::Mtbuf, opcodes: [X, X, X, 9, 9, 9, 9], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_load_format_d16_xyz", op: Mnemonic::TbufferLoadFormatD16Xyz, encoding: Encoding::Mtbuf, opcodes: [X, X, 10, X, X, X, X], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_load_format_d16_xyz", op: Mnemonic::TbufferLoadFormatD16Xyz, encoding: Encoding::Mtbuf, opcodes: [X, X, X, 10, 10, 10, 10], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_load_format_d16_xyzw", op: Mnemonic::TbufferLoadFormatD16Xyzw, encoding: Encoding::Mtbuf, opcodes: [X, X, 11, X, X, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_load_format_d16_xyzw", op: Mnemonic::TbufferLoadFormatD16Xyzw, encoding: Encoding::Mtbuf, opcodes: [X, X, X, 11, 11, 11, 11], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_store_format_d16_x", op: Mnemonic::TbufferStoreFormatD16X, encoding: Encoding::Mtbuf, opcodes: [X, X, 12, 12, 12, 12, 12], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_store_format_d16_xy", op: Mnemonic::TbufferStoreFormatD16Xy, encoding: Encoding::Mtbuf, opcodes: [X, X, 13, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_store_format_d16_xy", op: Mnemonic::TbufferStoreFormatD16Xy, encoding: Encoding::Mtbuf, opcodes: [X, X, X, 13, 13, 13, 13], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_store_format_d16_xyz", op: Mnemonic::TbufferStoreFormatD16Xyz, encoding: Encoding::Mtbuf, opcodes: [X, X, 14, X, X, X, X], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_store_format_d16_xyz", op: Mnemonic::TbufferStoreFormatD16Xyz, encoding: Encoding::Mtbuf, opcodes: [X, X, X, 14, 14, 14, 14], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_store_format_d16_xyzw", op: Mnemonic::TbufferStoreFormatD16Xyzw, encoding: Encoding::Mtbuf, opcodes: [X, X, 15, X, X, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "tbuffer_store_format_d16_xyzw", op: Mnemonic::TbufferStoreFormatD16Xyzw, encoding: Encoding::Mtbuf, opcodes: [X, X, X, 15, 15, 15, 15], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_format_x", op: Mnemonic::BufferLoadFormatX, encoding: Encoding::Mubuf, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_format_xy", op: Mnemonic::BufferLoadFormatXy, encoding: Encoding::Mubuf, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_format_xyz", op: Mnemonic::BufferLoadFormatXyz, encoding: Encoding::Mubuf, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_format_xyzw", op: Mnemonic::BufferLoadFormatXyzw, encoding: Encoding::Mubuf, opcodes: [3, 3, 3, 3, 3, 3, 3], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_format_x", op: Mnemonic::BufferStoreFormatX, encoding: Encoding::Mubuf, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_format_xy", op: Mnemonic::BufferStoreFormatXy, encoding: Encoding::Mubuf, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_format_xyz", op: Mnemonic::BufferStoreFormatXyz, encoding: Encoding::Mubuf, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_format_xyzw", op: Mnemonic::BufferStoreFormatXyzw, encoding: Encoding::Mubuf, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_format_d16_x", op: Mnemonic::BufferLoadFormatD16X, encoding: Encoding::Mubuf, opcodes: [X, X, 8, 8, 8, 8, 8], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_format_d16_xy", op: Mnemonic::BufferLoadFormatD16Xy, encoding: Encoding::Mubuf, opcodes: [X, X, 9, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_format_d16_xy", op: Mnemonic::BufferLoadFormatD16Xy, encoding: Encoding::Mubuf, opcodes: [X, X, X, 9, 9, 9, 9], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_format_d16_xyz", op: Mnemonic::BufferLoadFormatD16Xyz, encoding: Encoding::Mubuf, opcodes: [X, X, 10, X, X, X, X], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_format_d16_xyz", op: Mnemonic::BufferLoadFormatD16Xyz, encoding: Encoding::Mubuf, opcodes: [X, X, X, 10, 10, 10, 10], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_format_d16_xyzw", op: Mnemonic::BufferLoadFormatD16Xyzw, encoding: Encoding::Mubuf, opcodes: [X, X, 11, X, X, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_format_d16_xyzw", op: Mnemonic::BufferLoadFormatD16Xyzw, encoding: Encoding::Mubuf, opcodes: [X, X, X, 11, 11, 11, 11], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_format_d16_x", op: Mnemonic::BufferStoreFormatD16X, encoding: Encoding::Mubuf, opcodes: [X, X, 12, 12, 12, 12, 12], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_format_d16_xy", op: Mnemonic::BufferStoreFormatD16Xy, encoding: Encoding::Mubuf, opcodes: [X, X, 13, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_format_d16_xy", op: Mnemonic::BufferStoreFormatD16Xy, encoding: Encoding::Mubuf, opcodes: [X, X, X, 13, 13, 13, 13], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_format_d16_xyz", op: Mnemonic::BufferStoreFormatD16Xyz, encoding: Encoding::Mubuf, opcodes: [X, X, 14, X, X, X, X], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_format_d16_xyz", op: Mnemonic::BufferStoreFormatD16Xyz, encoding: Encoding::Mubuf, opcodes: [X, X, X, 14, 14, 14, 14], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_format_d16_xyzw", op: Mnemonic::BufferStoreFormatD16Xyzw, encoding: Encoding::Mubuf, opcodes: [X, X, 15, X, X, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::D16UNPACKED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_format_d16_xyzw", op: Mnemonic::BufferStoreFormatD16Xyzw, encoding: Encoding::Mubuf, opcodes: [X, X, X, 15, 15, 15, 15], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_ubyte", op: Mnemonic::BufferLoadUbyte, encoding: Encoding::Mubuf, opcodes: [8, 8, 16, 16, 16, 16, 16], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_sbyte", op: Mnemonic::BufferLoadSbyte, encoding: Encoding::Mubuf, opcodes: [9, 9, 17, 17, 17, 17, 17], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_ushort", op: Mnemonic::BufferLoadUshort, encoding: Encoding::Mubuf, opcodes: [10, 10, 18, 18, 18, 18, 18], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_sshort", op: Mnemonic::BufferLoadSshort, encoding: Encoding::Mubuf, opcodes: [11, 11, 19, 19, 19, 19, 19], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_dword", op: Mnemonic::BufferLoadDword, encoding: Encoding::Mubuf, opcodes: [12, 12, 20, 20, 20, 20, 20], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDS | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_dwordx2", op: Mnemonic::BufferLoadDwordx2, encoding: Encoding::Mubuf, opcodes: [13, 13, 21, 21, 21, 21, 21], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_dwordx3", op: Mnemonic::BufferLoadDwordx3, encoding: Encoding::Mubuf, opcodes: [15, 15, 22, 22, 22, 22, 22], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_dwordx4", op: Mnemonic::BufferLoadDwordx4, encoding: Encoding::Mubuf, opcodes: [14, 14, 23, 23, 23, 23, 23], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_byte", op: Mnemonic::BufferStoreByte, encoding: Encoding::Mubuf, opcodes: [24, 24, 24, 24, 24, 24, 24], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_byte_d16_hi", op: Mnemonic::BufferStoreByteD16Hi, encoding: Encoding::Mubuf, opcodes: [X, X, X, 25, 25, 25, 25], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_short", op: Mnemonic::BufferStoreShort, encoding: Encoding::Mubuf, opcodes: [26, 26, 26, 26, 26, 26, 26], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_short_d16_hi", op: Mnemonic::BufferStoreShortD16Hi, encoding: Encoding::Mubuf, opcodes: [X, X, X, 27, 27, 27, 27], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_dword", op: Mnemonic::BufferStoreDword, encoding: Encoding::Mubuf, opcodes: [28, 28, 28, 28, 28, 28, 28], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_dwordx2", op: Mnemonic::BufferStoreDwordx2, encoding: Encoding::Mubuf, opcodes: [29, 29, 29, 29, 29, 29, 29], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_dwordx3", op: Mnemonic::BufferStoreDwordx3, encoding: Encoding::Mubuf, opcodes: [31, 31, 30, 30, 30, 30, 30], operands: &[op!(Vdata B96), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_dwordx4", op: Mnemonic::BufferStoreDwordx4, encoding: Encoding::Mubuf, opcodes: [30, 30, 31, 31, 31, 31, 31], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_ubyte_d16", op: Mnemonic::BufferLoadUbyteD16, encoding: Encoding::Mubuf, opcodes: [X, X, X, 32, 32, 32, 32], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_ubyte_d16_hi", op: Mnemonic::BufferLoadUbyteD16Hi, encoding: Encoding::Mubuf, opcodes: [X, X, X, 33, 33, 33, 33], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_sbyte_d16", op: Mnemonic::BufferLoadSbyteD16, encoding: Encoding::Mubuf, opcodes: [X, X, X, 34, 34, 34, 34], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_sbyte_d16_hi", op: Mnemonic::BufferLoadSbyteD16Hi, encoding: Encoding::Mubuf, opcodes: [X, X, X, 35, 35, 35, 35], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_short_d16", op: Mnemonic::BufferLoadShortD16, encoding: Encoding::Mubuf, opcodes: [X, X, X, 36, 36, 36, 36], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_short_d16_hi", op: Mnemonic::BufferLoadShortD16Hi, encoding: Encoding::Mubuf, opcodes: [X, X, X, 37, 37, 37, 37], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_load_format_d16_hi_x", op: Mnemonic::BufferLoadFormatD16HiX, encoding: Encoding::Mubuf, opcodes: [X, X, X, 38, 38, 38, 38], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_format_d16_hi_x", op: Mnemonic::BufferStoreFormatD16HiX, encoding: Encoding::Mubuf, opcodes: [X, X, X, 39, 39, 39, 39], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_wbl2", op: Mnemonic::BufferWbl2, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 40, 40], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_inv", op: Mnemonic::BufferInv, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, X, 41], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_invl2", op: Mnemonic::BufferInvl2, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 41, X], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_wbinvl1", op: Mnemonic::BufferWbinvl1, encoding: Encoding::Mubuf, opcodes: [113, 113, 62, 62, 62, 62, 62], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_wbinvl1_vol", op: Mnemonic::BufferWbinvl1Vol, encoding: Encoding::Mubuf, opcodes: [X, 112, 63, 63, 63, 63, 63], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_swap", op: Mnemonic::BufferAtomicSwap, encoding: Encoding::Mubuf, opcodes: [48, 48, 64, 64, 64, 64, 64], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_cmpswap", op: Mnemonic::BufferAtomicCmpswap, encoding: Encoding::Mubuf, opcodes: [49, 49, 65, 65, 65, 65, 65], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_add", op: Mnemonic::BufferAtomicAdd, encoding: Encoding::Mubuf, opcodes: [50, 50, 66, 66, 66, 66, 66], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_sub", op: Mnemonic::BufferAtomicSub, encoding: Encoding::Mubuf, opcodes: [51, 51, 67, 67, 67, 67, 67], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_smin", op: Mnemonic::BufferAtomicSmin, encoding: Encoding::Mubuf, opcodes: [53, 53, 68, 68, 68, 68, 68], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_umin", op: Mnemonic::BufferAtomicUmin, encoding: Encoding::Mubuf, opcodes: [54, 54, 69, 69, 69, 69, 69], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_smax", op: Mnemonic::BufferAtomicSmax, encoding: Encoding::Mubuf, opcodes: [55, 55, 70, 70, 70, 70, 70], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_umax", op: Mnemonic::BufferAtomicUmax, encoding: Encoding::Mubuf, opcodes: [56, 56, 71, 71, 71, 71, 71], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_and", op: Mnemonic::BufferAtomicAnd, encoding: Encoding::Mubuf, opcodes: [57, 57, 72, 72, 72, 72, 72], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_or", op: Mnemonic::BufferAtomicOr, encoding: Encoding::Mubuf, opcodes: [58, 58, 73, 73, 73, 73, 73], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_xor", op: Mnemonic::BufferAtomicXor, encoding: Encoding::Mubuf, opcodes: [59, 59, 74, 74, 74, 74, 74], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_inc", op: Mnemonic::BufferAtomicInc, encoding: Encoding::Mubuf, opcodes: [60, 60, 75, 75, 75, 75, 75], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_dec", op: Mnemonic::BufferAtomicDec, encoding: Encoding::Mubuf, opcodes: [61, 61, 76, 76, 76, 76, 76], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_add_f32", op: Mnemonic::BufferAtomicAddF32, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, 77, 77, 77], operands: &[op!(Vdata F32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[(flags::GLCRET, "gfx90a,gfx940")], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_pk_add_f16", op: Mnemonic::BufferAtomicPkAddF16, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, 78, 78, 78], operands: &[op!(Vdata V2F16), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[(flags::GLCRET, "gfx90a,gfx940")], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_add_f64", op: Mnemonic::BufferAtomicAddF64, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 79, 79], operands: &[op!(Vdata F64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_min_f64", op: Mnemonic::BufferAtomicMinF64, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 80, 80], operands: &[op!(Vdata F64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_max_f64", op: Mnemonic::BufferAtomicMaxF64, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 81, 81], operands: &[op!(Vdata F64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_swap_x2", op: Mnemonic::BufferAtomicSwapX2, encoding: Encoding::Mubuf, opcodes: [80, 80, 96, 96, 96, 96, 96], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_cmpswap_x2", op: Mnemonic::BufferAtomicCmpswapX2, encoding: Encoding::Mubuf, opcodes: [81, 81, 97, 97, 97, 97, 97], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_add_x2", op: Mnemonic::BufferAtomicAddX2, encoding: Encoding::Mubuf, opcodes: [82, 82, 98, 98, 98, 98, 98], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_sub_x2", op: Mnemonic::BufferAtomicSubX2, encoding: Encoding::Mubuf, opcodes: [83, 83, 99, 99, 99, 99, 99], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_smin_x2", op: Mnemonic::BufferAtomicSminX2, encoding: Encoding::Mubuf, opcodes: [85, 85, 100, 100, 100, 100, 100], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_umin_x2", op: Mnemonic::BufferAtomicUminX2, encoding: Encoding::Mubuf, opcodes: [86, 86, 101, 101, 101, 101, 101], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_smax_x2", op: Mnemonic::BufferAtomicSmaxX2, encoding: Encoding::Mubuf, opcodes: [87, 87, 102, 102, 102, 102, 102], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_umax_x2", op: Mnemonic::BufferAtomicUmaxX2, encoding: Encoding::Mubuf, opcodes: [88, 88, 103, 103, 103, 103, 103], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_and_x2", op: Mnemonic::BufferAtomicAndX2, encoding: Encoding::Mubuf, opcodes: [89, 89, 104, 104, 104, 104, 104], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_or_x2", op: Mnemonic::BufferAtomicOrX2, encoding: Encoding::Mubuf, opcodes: [90, 90, 105, 105, 105, 105, 105], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_xor_x2", op: Mnemonic::BufferAtomicXorX2, encoding: Encoding::Mubuf, opcodes: [91, 91, 106, 106, 106, 106, 106], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_inc_x2", op: Mnemonic::BufferAtomicIncX2, encoding: Encoding::Mubuf, opcodes: [92, 92, 107, 107, 107, 107, 107], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_dec_x2", op: Mnemonic::BufferAtomicDecX2, encoding: Encoding::Mubuf, opcodes: [93, 93, 108, 108, 108, 108, 108], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_fcmpswap", op: Mnemonic::BufferAtomicFcmpswap, encoding: Encoding::Mubuf, opcodes: [62, 62, X, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_fmin", op: Mnemonic::BufferAtomicFmin, encoding: Encoding::Mubuf, opcodes: [63, 63, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_fmax", op: Mnemonic::BufferAtomicFmax, encoding: Encoding::Mubuf, opcodes: [64, 64, X, X, X, X, X], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_fcmpswap_x2", op: Mnemonic::BufferAtomicFcmpswapX2, encoding: Encoding::Mubuf, opcodes: [94, 94, X, X, X, X, X], operands: &[op!(Vdata B128), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_fmin_x2", op: Mnemonic::BufferAtomicFminX2, encoding: Encoding::Mubuf, opcodes: [95, 95, X, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_atomic_fmax_x2", op: Mnemonic::BufferAtomicFmaxX2, encoding: Encoding::Mubuf, opcodes: [96, 96, X, X, X, X, X], operands: &[op!(Vdata B64), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_wbinvl1_sc", op: Mnemonic::BufferWbinvl1Sc, encoding: Encoding::Mubuf, opcodes: [112, X, X, X, X, X, X], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_load_dword", op: Mnemonic::SLoadDword, encoding: Encoding::Smrd, opcodes: [0, 0, X, X, X, X, X], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_load_dwordx2", op: Mnemonic::SLoadDwordx2, encoding: Encoding::Smrd, opcodes: [1, 1, X, X, X, X, X], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_load_dwordx4", op: Mnemonic::SLoadDwordx4, encoding: Encoding::Smrd, opcodes: [2, 2, X, X, X, X, X], operands: &[op!(Sdata B128), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_load_dwordx8", op: Mnemonic::SLoadDwordx8, encoding: Encoding::Smrd, opcodes: [3, 3, X, X, X, X, X], operands: &[op!(Sdata B256), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_load_dwordx16", op: Mnemonic::SLoadDwordx16, encoding: Encoding::Smrd, opcodes: [4, 4, X, X, X, X, X], operands: &[op!(Sdata B512), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_load_dword", op: Mnemonic::SBufferLoadDword, encoding: Encoding::Smrd, opcodes: [8, 8, X, X, X, X, X], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_load_dwordx2", op: Mnemonic::SBufferLoadDwordx2, encoding: Encoding::Smrd, opcodes: [9, 9, X, X, X, X, X], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_load_dwordx4", op: Mnemonic::SBufferLoadDwordx4, encoding: Encoding::Smrd, opcodes: [10, 10, X, X, X, X, X], operands: &[op!(Sdata B128), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_load_dwordx8", op: Mnemonic::SBufferLoadDwordx8, encoding: Encoding::Smrd, opcodes: [11, 11, X, X, X, X, X], operands: &[op!(Sdata B256), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_load_dwordx16", op: Mnemonic::SBufferLoadDwordx16, encoding: Encoding::Smrd, opcodes: [12, 12, X, X, X, X, X], operands: &[op!(Sdata B512), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_memtime", op: Mnemonic::SMemtime, encoding: Encoding::Smrd, opcodes: [30, 30, X, X, X, X, X], operands: &[op!(Sdata B64)], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_dcache_inv", op: Mnemonic::SDcacheInv, encoding: Encoding::Smrd, opcodes: [31, 31, X, X, X, X, X], operands: &[], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_dcache_inv_vol", op: Mnemonic::SDcacheInvVol, encoding: Encoding::Smrd, opcodes: [X, 29, X, X, X, X, X], operands: &[], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_load_dword", op: Mnemonic::SLoadDword, encoding: Encoding::Smem, opcodes: [X, X, 0, 0, 0, 0, 0], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_load_dwordx2", op: Mnemonic::SLoadDwordx2, encoding: Encoding::Smem, opcodes: [X, X, 1, 1, 1, 1, 1], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_load_dwordx4", op: Mnemonic::SLoadDwordx4, encoding: Encoding::Smem, opcodes: [X, X, 2, 2, 2, 2, 2], operands: &[op!(Sdata B128), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_load_dwordx8", op: Mnemonic::SLoadDwordx8, encoding: Encoding::Smem, opcodes: [X, X, 3, 3, 3, 3, 3], operands: &[op!(Sdata B256), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_load_dwordx16", op: Mnemonic::SLoadDwordx16, encoding: Encoding::Smem, opcodes: [X, X, 4, 4, 4, 4, 4], operands: &[op!(Sdata B512), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_load_dword", op: Mnemonic::SBufferLoadDword, encoding: Encoding::Smem, opcodes: [X, X, 8, 8, 8, 8, 8], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_load_dwordx2", op: Mnemonic::SBufferLoadDwordx2, encoding: Encoding::Smem, opcodes: [X, X, 9, 9, 9, 9, 9], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_load_dwordx4", op: Mnemonic::SBufferLoadDwordx4, encoding: Encoding::Smem, opcodes: [X, X, 10, 10, 10, 10, 10], operands: &[op!(Sdata B128), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_load_dwordx8", op: Mnemonic::SBufferLoadDwordx8, encoding: Encoding::Smem, opcodes: [X, X, 11, 11, 11, 11, 11], operands: &[op!(Sdata B256), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_load_dwordx16", op: Mnemonic::SBufferLoadDwordx16, encoding: Encoding::Smem, opcodes: [X, X, 12, 12, 12, 12, 12], operands: &[op!(Sdata B512), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_store_dword", op: Mnemonic::SStoreDword, encoding: Encoding::Smem, opcodes: [X, X, 16, 16, 16, 16, 16], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_store_dwordx2", op: Mnemonic::SStoreDwordx2, encoding: Encoding::Smem, opcodes: [X, X, 17, 17, 17, 17, 17], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_store_dwordx4", op: Mnemonic::SStoreDwordx4, encoding: Encoding::Smem, opcodes: [X, X, 18, 18, 18, 18, 18], operands: &[op!(Sdata B128), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_store_dword", op: Mnemonic::SBufferStoreDword, encoding: Encoding::Smem, opcodes: [X, X, 24, 24, 24, 24, 24], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_store_dwordx2", op: Mnemonic::SBufferStoreDwordx2, encoding: Encoding::Smem, opcodes: [X, X, 25, 25, 25, 25, 25], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_store_dwordx4", op: Mnemonic::SBufferStoreDwordx4, encoding: Encoding::Smem, opcodes: [X, X, 26, 26, 26, 26, 26], operands: &[op!(Sdata B128), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_dcache_inv", op: Mnemonic::SDcacheInv, encoding: Encoding::Smem, opcodes: [X, X, 32, 32, 32, 32, 32], operands: &[], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_dcache_wb", op: Mnemonic::SDcacheWb, encoding: Encoding::Smem, opcodes: [X, X, 33, 33, 33, 33, 33], operands: &[], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_dcache_inv_vol", op: Mnemonic::SDcacheInvVol, encoding: Encoding::Smem, opcodes: [X, X, 34, 34, 34, 34, 34], operands: &[], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_dcache_wb_vol", op: Mnemonic::SDcacheWbVol, encoding: Encoding::Smem, opcodes: [X, X, 35, 35, 35, 35, 35], operands: &[], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_memtime", op: Mnemonic::SMemtime, encoding: Encoding::Smem, opcodes: [X, X, 36, 36, 36, 36, 36], operands: &[op!(Sdata B64)], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_memrealtime", op: Mnemonic::SMemrealtime, encoding: Encoding::Smem, opcodes: [X, X, 37, 37, 37, 37, 37], operands: &[op!(Sdata B64)], flags: flags::NOOFFSET, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atc_probe", op: Mnemonic::SAtcProbe, encoding: Encoding::Smem, opcodes: [X, X, 38, 38, 38, 38, 38], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::PROBE, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atc_probe_buffer", op: Mnemonic::SAtcProbeBuffer, encoding: Encoding::Smem, opcodes: [X, X, 39, 39, 39, 39, 39], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::PROBE, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_scratch_load_dword", op: Mnemonic::SScratchLoadDword, encoding: Encoding::Smem, opcodes: [X, X, X, 5, 5, 5, 5], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_scratch_load_dwordx2", op: Mnemonic::SScratchLoadDwordx2, encoding: Encoding::Smem, opcodes: [X, X, X, 6, 6, 6, 6], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_scratch_load_dwordx4", op: Mnemonic::SScratchLoadDwordx4, encoding: Encoding::Smem, opcodes: [X, X, X, 7, 7, 7, 7], operands: &[op!(Sdata B128), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::LOAD, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_scratch_store_dword", op: Mnemonic::SScratchStoreDword, encoding: Encoding::Smem, opcodes: [X, X, X, 21, 21, 21, 21], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_scratch_store_dwordx2", op: Mnemonic::SScratchStoreDwordx2, encoding: Encoding::Smem, opcodes: [X, X, X, 22, 22, 22, 22], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_scratch_store_dwordx4", op: Mnemonic::SScratchStoreDwordx4, encoding: Encoding::Smem, opcodes: [X, X, X, 23, 23, 23, 23], operands: &[op!(Sdata B128), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::STORE, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_dcache_discard", op: Mnemonic::SDcacheDiscard, encoding: Encoding::Smem, opcodes: [X, X, X, 40, 40, 40, 40], operands: &[op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::NOSDATA, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_dcache_discard_x2", op: Mnemonic::SDcacheDiscardX2, encoding: Encoding::Smem, opcodes: [X, X, X, 41, 41, 41, 41], operands: &[op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::NOSDATA, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_swap", op: Mnemonic::SBufferAtomicSwap, encoding: Encoding::Smem, opcodes: [X, X, X, 64, 64, 64, 64], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_cmpswap", op: Mnemonic::SBufferAtomicCmpswap, encoding: Encoding::Smem, opcodes: [X, X, X, 65, 65, 65, 65], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_add", op: Mnemonic::SBufferAtomicAdd, encoding: Encoding::Smem, opcodes: [X, X, X, 66, 66, 66, 66], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_sub", op: Mnemonic::SBufferAtomicSub, encoding: Encoding::Smem, opcodes: [X, X, X, 67, 67, 67, 67], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_smin", op: Mnemonic::SBufferAtomicSmin, encoding: Encoding::Smem, opcodes: [X, X, X, 68, 68, 68, 68], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_umin", op: Mnemonic::SBufferAtomicUmin, encoding: Encoding::Smem, opcodes: [X, X, X, 69, 69, 69, 69], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_smax", op: Mnemonic::SBufferAtomicSmax, encoding: Encoding::Smem, opcodes: [X, X, X, 70, 70, 70, 70], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_umax", op: Mnemonic::SBufferAtomicUmax, encoding: Encoding::Smem, opcodes: [X, X, X, 71, 71, 71, 71], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_and", op: Mnemonic::SBufferAtomicAnd, encoding: Encoding::Smem, opcodes: [X, X, X, 72, 72, 72, 72], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_or", op: Mnemonic::SBufferAtomicOr, encoding: Encoding::Smem, opcodes: [X, X, X, 73, 73, 73, 73], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_xor", op: Mnemonic::SBufferAtomicXor, encoding: Encoding::Smem, opcodes: [X, X, X, 74, 74, 74, 74], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_inc", op: Mnemonic::SBufferAtomicInc, encoding: Encoding::Smem, opcodes: [X, X, X, 75, 75, 75, 75], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_dec", op: Mnemonic::SBufferAtomicDec, encoding: Encoding::Smem, opcodes: [X, X, X, 76, 76, 76, 76], operands: &[op!(Sdata B32), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_swap_x2", op: Mnemonic::SBufferAtomicSwapX2, encoding: Encoding::Smem, opcodes: [X, X, X, 96, 96, 96, 96], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_cmpswap_x2", op: Mnemonic::SBufferAtomicCmpswapX2, encoding: Encoding::Smem, opcodes: [X, X, X, 97, 97, 97, 97], operands: &[op!(Sdata B128), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_add_x2", op: Mnemonic::SBufferAtomicAddX2, encoding: Encoding::Smem, opcodes: [X, X, X, 98, 98, 98, 98], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_sub_x2", op: Mnemonic::SBufferAtomicSubX2, encoding: Encoding::Smem, opcodes: [X, X, X, 99, 99, 99, 99], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_smin_x2", op: Mnemonic::SBufferAtomicSminX2, encoding: Encoding::Smem, opcodes: [X, X, X, 100, 100, 100, 100], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_umin_x2", op: Mnemonic::SBufferAtomicUminX2, encoding: Encoding::Smem, opcodes: [X, X, X, 101, 101, 101, 101], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_smax_x2", op: Mnemonic::SBufferAtomicSmaxX2, encoding: Encoding::Smem, opcodes: [X, X, X, 102, 102, 102, 102], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_umax_x2", op: Mnemonic::SBufferAtomicUmaxX2, encoding: Encoding::Smem, opcodes: [X, X, X, 103, 103, 103, 103], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_and_x2", op: Mnemonic::SBufferAtomicAndX2, encoding: Encoding::Smem, opcodes: [X, X, X, 104, 104, 104, 104], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_or_x2", op: Mnemonic::SBufferAtomicOrX2, encoding: Encoding::Smem, opcodes: [X, X, X, 105, 105, 105, 105], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_xor_x2", op: Mnemonic::SBufferAtomicXorX2, encoding: Encoding::Smem, opcodes: [X, X, X, 106, 106, 106, 106], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_inc_x2", op: Mnemonic::SBufferAtomicIncX2, encoding: Encoding::Smem, opcodes: [X, X, X, 107, 107, 107, 107], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_buffer_atomic_dec_x2", op: Mnemonic::SBufferAtomicDecX2, encoding: Encoding::Smem, opcodes: [X, X, X, 108, 108, 108, 108], operands: &[op!(Sdata B64), op!(Sbase B128), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_swap", op: Mnemonic::SAtomicSwap, encoding: Encoding::Smem, opcodes: [X, X, X, 128, 128, 128, 128], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_cmpswap", op: Mnemonic::SAtomicCmpswap, encoding: Encoding::Smem, opcodes: [X, X, X, 129, 129, 129, 129], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_add", op: Mnemonic::SAtomicAdd, encoding: Encoding::Smem, opcodes: [X, X, X, 130, 130, 130, 130], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_sub", op: Mnemonic::SAtomicSub, encoding: Encoding::Smem, opcodes: [X, X, X, 131, 131, 131, 131], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_smin", op: Mnemonic::SAtomicSmin, encoding: Encoding::Smem, opcodes: [X, X, X, 132, 132, 132, 132], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_umin", op: Mnemonic::SAtomicUmin, encoding: Encoding::Smem, opcodes: [X, X, X, 133, 133, 133, 133], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_smax", op: Mnemonic::SAtomicSmax, encoding: Encoding::Smem, opcodes: [X, X, X, 134, 134, 134, 134], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_umax", op: Mnemonic::SAtomicUmax, encoding: Encoding::Smem, opcodes: [X, X, X, 135, 135, 135, 135], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_and", op: Mnemonic::SAtomicAnd, encoding: Encoding::Smem, opcodes: [X, X, X, 136, 136, 136, 136], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_or", op: Mnemonic::SAtomicOr, encoding: Encoding::Smem, opcodes: [X, X, X, 137, 137, 137, 137], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_xor", op: Mnemonic::SAtomicXor, encoding: Encoding::Smem, opcodes: [X, X, X, 138, 138, 138, 138], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_inc", op: Mnemonic::SAtomicInc, encoding: Encoding::Smem, opcodes: [X, X, X, 139, 139, 139, 139], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_dec", op: Mnemonic::SAtomicDec, encoding: Encoding::Smem, opcodes: [X, X, X, 140, 140, 140, 140], operands: &[op!(Sdata B32), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_swap_x2", op: Mnemonic::SAtomicSwapX2, encoding: Encoding::Smem, opcodes: [X, X, X, 160, 160, 160, 160], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_cmpswap_x2", op: Mnemonic::SAtomicCmpswapX2, encoding: Encoding::Smem, opcodes: [X, X, X, 161, 161, 161, 161], operands: &[op!(Sdata B128), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_add_x2", op: Mnemonic::SAtomicAddX2, encoding: Encoding::Smem, opcodes: [X, X, X, 162, 162, 162, 162], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_sub_x2", op: Mnemonic::SAtomicSubX2, encoding: Encoding::Smem, opcodes: [X, X, X, 163, 163, 163, 163], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_smin_x2", op: Mnemonic::SAtomicSminX2, encoding: Encoding::Smem, opcodes: [X, X, X, 164, 164, 164, 164], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_umin_x2", op: Mnemonic::SAtomicUminX2, encoding: Encoding::Smem, opcodes: [X, X, X, 165, 165, 165, 165], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_smax_x2", op: Mnemonic::SAtomicSmaxX2, encoding: Encoding::Smem, opcodes: [X, X, X, 166, 166, 166, 166], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_umax_x2", op: Mnemonic::SAtomicUmaxX2, encoding: Encoding::Smem, opcodes: [X, X, X, 167, 167, 167, 167], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_and_x2", op: Mnemonic::SAtomicAndX2, encoding: Encoding::Smem, opcodes: [X, X, X, 168, 168, 168, 168], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_or_x2", op: Mnemonic::SAtomicOrX2, encoding: Encoding::Smem, opcodes: [X, X, X, 169, 169, 169, 169], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_xor_x2", op: Mnemonic::SAtomicXorX2, encoding: Encoding::Smem, opcodes: [X, X, X, 170, 170, 170, 170], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_inc_x2", op: Mnemonic::SAtomicIncX2, encoding: Encoding::Smem, opcodes: [X, X, X, 171, 171, 171, 171], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_atomic_dec_x2", op: Mnemonic::SAtomicDecX2, encoding: Encoding::Smem, opcodes: [X, X, X, 172, 172, 172, 172], operands: &[op!(Sdata B64), op!(Sbase B64), op!(Soffset B32), op!(Offset I32)], flags: flags::ATOMIC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_mov_b32", op: Mnemonic::SMovB32, encoding: Encoding::Sop1, opcodes: [3, 3, 0, 0, 0, 0, 0], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_mov_b64", op: Mnemonic::SMovB64, encoding: Encoding::Sop1, opcodes: [4, 4, 1, 1, 1, 1, 1], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmov_b32", op: Mnemonic::SCmovB32, encoding: Encoding::Sop1, opcodes: [5, 5, 2, 2, 2, 2, 2], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmov_b64", op: Mnemonic::SCmovB64, encoding: Encoding::Sop1, opcodes: [6, 6, 3, 3, 3, 3, 3], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_not_b32", op: Mnemonic::SNotB32, encoding: Encoding::Sop1, opcodes: [7, 7, 4, 4, 4, 4, 4], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_not_b64", op: Mnemonic::SNotB64, encoding: Encoding::Sop1, opcodes: [8, 8, 5, 5, 5, 5, 5], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_wqm_b32", op: Mnemonic::SWqmB32, encoding: Encoding::Sop1, opcodes: [9, 9, 6, 6, 6, 6, 6], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_wqm_b64", op: Mnemonic::SWqmB64, encoding: Encoding::Sop1, opcodes: [10, 10, 7, 7, 7, 7, 7], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_brev_b32", op: Mnemonic::SBrevB32, encoding: Encoding::Sop1, opcodes: [11, 11, 8, 8, 8, 8, 8], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_brev_b64", op: Mnemonic::SBrevB64, encoding: Encoding::Sop1, opcodes: [12, 12, 9, 9, 9, 9, 9], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bcnt0_i32_b32", op: Mnemonic::SBcnt0I32B32, encoding: Encoding::Sop1, opcodes: [13, 13, 10, 10, 10, 10, 10], operands: &[op!(Sdst I32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bcnt0_i32_b64", op: Mnemonic::SBcnt0I32B64, encoding: Encoding::Sop1, opcodes: [14, 14, 11, 11, 11, 11, 11], operands: &[op!(Sdst I32), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bcnt1_i32_b32", op: Mnemonic::SBcnt1I32B32, encoding: Encoding::Sop1, opcodes: [15, 15, 12, 12, 12, 12, 12], operands: &[op!(Sdst I32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bcnt1_i32_b64", op: Mnemonic::SBcnt1I32B64, encoding: Encoding::Sop1, opcodes: [16, 16, 13, 13, 13, 13, 13], operands: &[op!(Sdst I32), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_ff0_i32_b32", op: Mnemonic::SFf0I32B32, encoding: Encoding::Sop1, opcodes: [17, 17, 14, 14, 14, 14, 14], operands: &[op!(Sdst I32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_ff0_i32_b64", op: Mnemonic::SFf0I32B64, encoding: Encoding::Sop1, opcodes: [18, 18, 15, 15, 15, 15, 15], operands: &[op!(Sdst I32), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_ff1_i32_b32", op: Mnemonic::SFf1I32B32, encoding: Encoding::Sop1, opcodes: [19, 19, 16, 16, 16, 16, 16], operands: &[op!(Sdst I32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_ff1_i32_b64", op: Mnemonic::SFf1I32B64, encoding: Encoding::Sop1, opcodes: [20, 20, 17, 17, 17, 17, 17], operands: &[op!(Sdst I32), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_flbit_i32_b32", op: Mnemonic::SFlbitI32B32, encoding: Encoding::Sop1, opcodes: [21, 21, 18, 18, 18, 18, 18], operands: &[op!(Sdst I32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_flbit_i32_b64", op: Mnemonic::SFlbitI32B64, encoding: Encoding::Sop1, opcodes: [22, 22, 19, 19, 19, 19, 19], operands: &[op!(Sdst I32), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_flbit_i32", op: Mnemonic::SFlbitI32, encoding: Encoding::Sop1, opcodes: [23, 23, 20, 20, 20, 20, 20], operands: &[op!(Sdst I32), op!(Ssrc0 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_flbit_i32_i64", op: Mnemonic::SFlbitI32I64, encoding: Encoding::Sop1, opcodes: [24, 24, 21, 21, 21, 21, 21], operands: &[op!(Sdst I32), op!(Ssrc0 I64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_sext_i32_i8", op: Mnemonic::SSextI32I8, encoding: Encoding::Sop1, opcodes: [25, 25, 22, 22, 22, 22, 22], operands: &[op!(Sdst I32), op!(Ssrc0 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_sext_i32_i16", op: Mnemonic::SSextI32I16, encoding: Encoding::Sop1, opcodes: [26, 26, 23, 23, 23, 23, 23], operands: &[op!(Sdst I32), op!(Ssrc0 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bitset0_b32", op: Mnemonic::SBitset0B32, encoding: Encoding::Sop1, opcodes: [27, 27, 24, 24, 24, 24, 24], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bitset0_b64", op: Mnemonic::SBitset0B64, encoding: Encoding::Sop1, opcodes: [28, 28, 25, 25, 25, 25, 25], operands: &[op!(Sdst B64), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bitset1_b32", op: Mnemonic::SBitset1B32, encoding: Encoding::Sop1, opcodes: [29, 29, 26, 26, 26, 26, 26], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bitset1_b64", op: Mnemonic::SBitset1B64, encoding: Encoding::Sop1, opcodes: [30, 30, 27, 27, 27, 27, 27], operands: &[op!(Sdst B64), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_getpc_b64", op: Mnemonic::SGetpcB64, encoding: Encoding::Sop1, opcodes: [31, 31, 28, 28, 28, 28, 28], operands: &[op!(Sdst B64)], flags: flags::NOSSRC0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_setpc_b64", op: Mnemonic::SSetpcB64, encoding: Encoding::Sop1, opcodes: [32, 32, 29, 29, 29, 29, 29], operands: &[op!(Ssrc0 B64)], flags: flags::NOSDST | flags::SREGONLY, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_swappc_b64", op: Mnemonic::SSwappcB64, encoding: Encoding::Sop1, opcodes: [33, 33, 30, 30, 30, 30, 30], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_rfe_b64", op: Mnemonic::SRfeB64, encoding: Encoding::Sop1, opcodes: [34, 34, 31, 31, 31, 31, 31], operands: &[op!(Ssrc0 B64)], flags: flags::NOSDST | flags::SREGONLY, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_and_saveexec_b64", op: Mnemonic::SAndSaveexecB64, encoding: Encoding::Sop1, opcodes: [36, 36, 32, 32, 32, 32, 32], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_or_saveexec_b64", op: Mnemonic::SOrSaveexecB64, encoding: Encoding::Sop1, opcodes: [37, 37, 33, 33, 33, 33, 33], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_xor_saveexec_b64", op: Mnemonic::SXorSaveexecB64, encoding: Encoding::Sop1, opcodes: [38, 38, 34, 34, 34, 34, 34], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_andn2_saveexec_b64", op: Mnemonic::SAndn2SaveexecB64, encoding: Encoding::Sop1, opcodes: [39, 39, 35, 35, 35, 35, 35], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_orn2_saveexec_b64", op: Mnemonic::SOrn2SaveexecB64, encoding: Encoding::Sop1, opcodes: [40, 40, 36, 36, 36, 36, 36], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_nand_saveexec_b64", op: Mnemonic::SNandSaveexecB64, encoding: Encoding::Sop1, opcodes: [41, 41, 37, 37, 37, 37, 37], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_nor_saveexec_b64", op: Mnemonic::SNorSaveexecB64, encoding: Encoding::Sop1, opcodes: [42, 42, 38, 38, 38, 38, 38], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_xnor_saveexec_b64", op: Mnemonic::SXnorSaveexecB64, encoding: Encoding::Sop1, opcodes: [43, 43, 39, 39, 39, 39, 39], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_quadmask_b32", op: Mnemonic::SQuadmaskB32, encoding: Encoding::Sop1, opcodes: [44, 44, 40, 40, 40, 40, 40], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_quadmask_b64", op: Mnemonic::SQuadmaskB64, encoding: Encoding::Sop1, opcodes: [45, 45, 41, 41, 41, 41, 41], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_movrels_b32", op: Mnemonic::SMovrelsB32, encoding: Encoding::Sop1, opcodes: [46, 46, 42, 42, 42, 42, 42], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: flags::SREGONLY, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_movrels_b64", op: Mnemonic::SMovrelsB64, encoding: Encoding::Sop1, opcodes: [47, 47, 43, 43, 43, 43, 43], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: flags::SREGONLY, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_movreld_b32", op: Mnemonic::SMovreldB32, encoding: Encoding::Sop1, opcodes: [48, 48, 44, 44, 44, 44, 44], operands: &[op!(Sdst B32), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_movreld_b64", op: Mnemonic::SMovreldB64, encoding: Encoding::Sop1, opcodes: [49, 49, 45, 45, 45, 45, 45], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_join", op: Mnemonic::SCbranchJoin, encoding: Encoding::Sop1, opcodes: [50, 50, 46, 46, 46, 46, 46], operands: &[op!(Ssrc0 B32)], flags: flags::NOSDST | flags::SREGONLY, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_abs_i32", op: Mnemonic::SAbsI32, encoding: Encoding::Sop1, opcodes: [52, 52, 48, 48, 48, 48, 48], operands: &[op!(Sdst I32), op!(Ssrc0 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_set_gpr_idx_idx", op: Mnemonic::SSetGprIdxIdx, encoding: Encoding::Sop1, opcodes: [X, X, 50, 50, 50, 50, 50], operands: &[op!(Ssrc0 B32)], flags: flags::NOSDST, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_andn1_saveexec_b64", op: Mnemonic::SAndn1SaveexecB64, encoding: Encoding::Sop1, opcodes: [X, X, X, 51, 51, 51, 51], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_orn1_saveexec_b64", op: Mnemonic::SOrn1SaveexecB64, encoding: Encoding::Sop1, opcodes: [X, X, X, 52, 52, 52, 52], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_andn1_wrexec_b64", op: Mnemonic::SAndn1WrexecB64, encoding: Encoding::Sop1, opcodes: [X, X, X, 53, 53, 53, 53], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_andn2_wrexec_b64", op: Mnemonic::SAndn2WrexecB64, encoding: Encoding::Sop1, opcodes: [X, X, X, 54, 54, 54, 54], operands: &[op!(Sdst B64), op!(Ssrc0 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bitreplicate_b64_b32", op: Mnemonic::SBitreplicateB64B32, encoding: Encoding::Sop1, opcodes: [X, X, X, 55, 55, 55, 55], operands: &[op!(Sdst B64), op!(Ssrc0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_add_u32", op: Mnemonic::SAddU32, encoding: Encoding::Sop2, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_sub_u32", op: Mnemonic::SSubU32, encoding: Encoding::Sop2, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_add_i32", op: Mnemonic::SAddI32, encoding: Encoding::Sop2, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_sub_i32", op: Mnemonic::SSubI32, encoding: Encoding::Sop2, opcodes: [3, 3, 3, 3, 3, 3, 3], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_addc_u32", op: Mnemonic::SAddcU32, encoding: Encoding::Sop2, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_subb_u32", op: Mnemonic::SSubbU32, encoding: Encoding::Sop2, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_min_i32", op: Mnemonic::SMinI32, encoding: Encoding::Sop2, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_min_u32", op: Mnemonic::SMinU32, encoding: Encoding::Sop2, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_max_i32", op: Mnemonic::SMaxI32, encoding: Encoding::Sop2, opcodes: [8, 8, 8, 8, 8, 8, 8], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_max_u32", op: Mnemonic::SMaxU32, encoding: Encoding::Sop2, opcodes: [9, 9, 9, 9, 9, 9, 9], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cselect_b32", op: Mnemonic::SCselectB32, encoding: Encoding::Sop2, opcodes: [10, 10, 10, 10, 10, 10, 10], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cselect_b64", op: Mnemonic::SCselectB64, encoding: Encoding::Sop2, opcodes: [11, 11, 11, 11, 11, 11, 11], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_and_b32", op: Mnemonic::SAndB32, encoding: Encoding::Sop2, opcodes: [14, 14, 12, 12, 12, 12, 12], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_and_b64", op: Mnemonic::SAndB64, encoding: Encoding::Sop2, opcodes: [15, 15, 13, 13, 13, 13, 13], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_or_b32", op: Mnemonic::SOrB32, encoding: Encoding::Sop2, opcodes: [16, 16, 14, 14, 14, 14, 14], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_or_b64", op: Mnemonic::SOrB64, encoding: Encoding::Sop2, opcodes: [17, 17, 15, 15, 15, 15, 15], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_xor_b32", op: Mnemonic::SXorB32, encoding: Encoding::Sop2, opcodes: [18, 18, 16, 16, 16, 16, 16], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_xor_b64", op: Mnemonic::SXorB64, encoding: Encoding::Sop2, opcodes: [19, 19, 17, 17, 17, 17, 17], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_andn2_b32", op: Mnemonic::SAndn2B32, encoding: Encoding::Sop2, opcodes: [20, 20, 18, 18, 18, 18, 18], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_andn2_b64", op: Mnemonic::SAndn2B64, encoding: Encoding::Sop2, opcodes: [21, 21, 19, 19, 19, 19, 19], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_orn2_b32", op: Mnemonic::SOrn2B32, encoding: Encoding::Sop2, opcodes: [22, 22, 20, 20, 20, 20, 20], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_orn2_b64", op: Mnemonic::SOrn2B64, encoding: Encoding::Sop2, opcodes: [23, 23, 21, 21, 21, 21, 21], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_nand_b32", op: Mnemonic::SNandB32, encoding: Encoding::Sop2, opcodes: [24, 24, 22, 22, 22, 22, 22], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_nand_b64", op: Mnemonic::SNandB64, encoding: Encoding::Sop2, opcodes: [25, 25, 23, 23, 23, 23, 23], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_nor_b32", op: Mnemonic::SNorB32, encoding: Encoding::Sop2, opcodes: [26, 26, 24, 24, 24, 24, 24], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_nor_b64", op: Mnemonic::SNorB64, encoding: Encoding::Sop2, opcodes: [27, 27, 25, 25, 25, 25, 25], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_xnor_b32", op: Mnemonic::SXnorB32, encoding: Encoding::Sop2, opcodes: [28, 28, 26, 26, 26, 26, 26], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_xnor_b64", op: Mnemonic::SXnorB64, encoding: Encoding::Sop2, opcodes: [29, 29, 27, 27, 27, 27, 27], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_lshl_b32", op: Mnemonic::SLshlB32, encoding: Encoding::Sop2, opcodes: [30, 30, 28, 28, 28, 28, 28], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_lshl_b64", op: Mnemonic::SLshlB64, encoding: Encoding::Sop2, opcodes: [31, 31, 29, 29, 29, 29, 29], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_lshr_b32", op: Mnemonic::SLshrB32, encoding: Encoding::Sop2, opcodes: [32, 32, 30, 30, 30, 30, 30], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_lshr_b64", op: Mnemonic::SLshrB64, encoding: Encoding::Sop2, opcodes: [33, 33, 31, 31, 31, 31, 31], operands: &[op!(Sdst B64), op!(Ssrc0 B64), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_ashr_i32", op: Mnemonic::SAshrI32, encoding: Encoding::Sop2, opcodes: [34, 34, 32, 32, 32, 32, 32], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_ashr_i64", op: Mnemonic::SAshrI64, encoding: Encoding::Sop2, opcodes: [35, 35, 33, 33, 33, 33, 33], operands: &[op!(Sdst I64), op!(Ssrc0 I64), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bfm_b32", op: Mnemonic::SBfmB32, encoding: Encoding::Sop2, opcodes: [36, 36, 34, 34, 34, 34, 34], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bfm_b64", op: Mnemonic::SBfmB64, encoding: Encoding::Sop2, opcodes: [37, 37, 35, 35, 35, 35, 35], operands: &[op!(Sdst B64), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_mul_i32", op: Mnemonic::SMulI32, encoding: Encoding::Sop2, opcodes: [38, 38, 36, 36, 36, 36, 36], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bfe_u32", op: Mnemonic::SBfeU32, encoding: Encoding::Sop2, opcodes: [39, 39, 37, 37, 37, 37, 37], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bfe_i32", op: Mnemonic::SBfeI32, encoding: Encoding::Sop2, opcodes: [40, 40, 38, 38, 38, 38, 38], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bfe_u64", op: Mnemonic::SBfeU64, encoding: Encoding::Sop2, opcodes: [41, 41, 39, 39, 39, 39, 39], operands: &[op!(Sdst U64), op!(Ssrc0 U64), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bfe_i64", op: Mnemonic::SBfeI64, encoding: Encoding::Sop2, opcodes: [42, 42, 40, 40, 40, 40, 40], operands: &[op!(Sdst I64), op!(Ssrc0 I64), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_g_fork", op: Mnemonic::SCbranchGFork, encoding: Encoding::Sop2, opcodes: [43, 43, 41, 41, 41, 41, 41], operands: &[op!(Ssrc0 B64), op!(Ssrc1 B64)], flags: flags::NOSDST, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_absdiff_i32", op: Mnemonic::SAbsdiffI32, encoding: Encoding::Sop2, opcodes: [44, 44, 42, 42, 42, 42, 42], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_rfe_restore_b64", op: Mnemonic::SRfeRestoreB64, encoding: Encoding::Sop2, opcodes: [X, X, 43, 43, 43, 43, 43], operands: &[op!(Ssrc0 B64), op!(Ssrc1 B32)], flags: flags::NOSDST, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_mul_hi_u32", op: Mnemonic::SMulHiU32, encoding: Encoding::Sop2, opcodes: [X, X, X, 44, 44, 44, 44], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_mul_hi_i32", op: Mnemonic::SMulHiI32, encoding: Encoding::Sop2, opcodes: [X, X, X, 45, 45, 45, 45], operands: &[op!(Sdst I32), op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_lshl1_add_u32", op: Mnemonic::SLshl1AddU32, encoding: Encoding::Sop2, opcodes: [X, X, X, 46, 46, 46, 46], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_lshl2_add_u32", op: Mnemonic::SLshl2AddU32, encoding: Encoding::Sop2, opcodes: [X, X, X, 47, 47, 47, 47], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_lshl3_add_u32", op: Mnemonic::SLshl3AddU32, encoding: Encoding::Sop2, opcodes: [X, X, X, 48, 48, 48, 48], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_lshl4_add_u32", op: Mnemonic::SLshl4AddU32, encoding: Encoding::Sop2, opcodes: [X, X, X, 49, 49, 49, 49], operands: &[op!(Sdst U32), op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_pack_ll_b32_b16", op: Mnemonic::SPackLlB32B16, encoding: Encoding::Sop2, opcodes: [X, X, X, 50, 50, 50, 50], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_pack_lh_b32_b16", op: Mnemonic::SPackLhB32B16, encoding: Encoding::Sop2, opcodes: [X, X, X, 51, 51, 51, 51], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_pack_hh_b32_b16", op: Mnemonic::SPackHhB32B16, encoding: Encoding::Sop2, opcodes: [X, X, X, 52, 52, 52, 52], operands: &[op!(Sdst B32), op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_eq_i32", op: Mnemonic::SCmpEqI32, encoding: Encoding::Sopc, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_lg_i32", op: Mnemonic::SCmpLgI32, encoding: Encoding::Sopc, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_gt_i32", op: Mnemonic::SCmpGtI32, encoding: Encoding::Sopc, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_ge_i32", op: Mnemonic::SCmpGeI32, encoding: Encoding::Sopc, opcodes: [3, 3, 3, 3, 3, 3, 3], operands: &[op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_lt_i32", op: Mnemonic::SCmpLtI32, encoding: Encoding::Sopc, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_le_i32", op: Mnemonic::SCmpLeI32, encoding: Encoding::Sopc, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Ssrc0 I32), op!(Ssrc1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_eq_u32", op: Mnemonic::SCmpEqU32, encoding: Encoding::Sopc, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_lg_u32", op: Mnemonic::SCmpLgU32, encoding: Encoding::Sopc, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_gt_u32", op: Mnemonic::SCmpGtU32, encoding: Encoding::Sopc, opcodes: [8, 8, 8, 8, 8, 8, 8], operands: &[op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_ge_u32", op: Mnemonic::SCmpGeU32, encoding: Encoding::Sopc, opcodes: [9, 9, 9, 9, 9, 9, 9], operands: &[op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_lt_u32", op: Mnemonic::SCmpLtU32, encoding: Encoding::Sopc, opcodes: [10, 10, 10, 10, 10, 10, 10], operands: &[op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_le_u32", op: Mnemonic::SCmpLeU32, encoding: Encoding::Sopc, opcodes: [11, 11, 11, 11, 11, 11, 11], operands: &[op!(Ssrc0 U32), op!(Ssrc1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bitcmp0_b32", op: Mnemonic::SBitcmp0B32, encoding: Encoding::Sopc, opcodes: [12, 12, 12, 12, 12, 12, 12], operands: &[op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bitcmp1_b32", op: Mnemonic::SBitcmp1B32, encoding: Encoding::Sopc, opcodes: [13, 13, 13, 13, 13, 13, 13], operands: &[op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bitcmp0_b64", op: Mnemonic::SBitcmp0B64, encoding: Encoding::Sopc, opcodes: [14, 14, 14, 14, 14, 14, 14], operands: &[op!(Ssrc0 B64), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_bitcmp1_b64", op: Mnemonic::SBitcmp1B64, encoding: Encoding::Sopc, opcodes: [15, 15, 15, 15, 15, 15, 15], operands: &[op!(Ssrc0 B64), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_setvskip", op: Mnemonic::SSetvskip, encoding: Encoding::Sopc, opcodes: [16, 16, 16, 16, 16, 16, 16], operands: &[op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_set_gpr_idx_on", op: Mnemonic::SSetGprIdxOn, encoding: Encoding::Sopc, opcodes: [X, X, 17, 17, 17, 17, 17], operands: &[op!(Ssrc0 B32), op!(Ssrc1 B32)], flags: flags::GPRIDX, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_eq_u64", op: Mnemonic::SCmpEqU64, encoding: Encoding::Sopc, opcodes: [X, X, 18, 18, 18, 18, 18], operands: &[op!(Ssrc0 U64), op!(Ssrc1 U64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmp_lg_u64", op: Mnemonic::SCmpLgU64, encoding: Encoding::Sopc, opcodes: [X, X, 19, 19, 19, 19, 19], operands: &[op!(Ssrc0 U64), op!(Ssrc1 U64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_movk_i32", op: Mnemonic::SMovkI32, encoding: Encoding::Sopk, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Sdst I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmovk_i32", op: Mnemonic::SCmovkI32, encoding: Encoding::Sopk, opcodes: [2, 2, 1, 1, 1, 1, 1], operands: &[op!(Sdst I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmpk_eq_i32", op: Mnemonic::SCmpkEqI32, encoding: Encoding::Sopk, opcodes: [3, 3, 2, 2, 2, 2, 2], operands: &[op!(Ssrc0 I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmpk_lg_i32", op: Mnemonic::SCmpkLgI32, encoding: Encoding::Sopk, opcodes: [4, 4, 3, 3, 3, 3, 3], operands: &[op!(Ssrc0 I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmpk_gt_i32", op: Mnemonic::SCmpkGtI32, encoding: Encoding::Sopk, opcodes: [5, 5, 4, 4, 4, 4, 4], operands: &[op!(Ssrc0 I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmpk_ge_i32", op: Mnemonic::SCmpkGeI32, encoding: Encoding::Sopk, opcodes: [6, 6, 5, 5, 5, 5, 5], operands: &[op!(Ssrc0 I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmpk_lt_i32", op: Mnemonic::SCmpkLtI32, encoding: Encoding::Sopk, opcodes: [7, 7, 6, 6, 6, 6, 6], operands: &[op!(Ssrc0 I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmpk_le_i32", op: Mnemonic::SCmpkLeI32, encoding: Encoding::Sopk, opcodes: [8, 8, 7, 7, 7, 7, 7], operands: &[op!(Ssrc0 I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmpk_eq_u32", op: Mnemonic::SCmpkEqU32, encoding: Encoding::Sopk, opcodes: [9, 9, 8, 8, 8, 8, 8], operands: &[op!(Ssrc0 U32), op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmpk_lg_u32", op: Mnemonic::SCmpkLgU32, encoding: Encoding::Sopk, opcodes: [10, 10, 9, 9, 9, 9, 9], operands: &[op!(Ssrc0 U32), op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmpk_gt_u32", op: Mnemonic::SCmpkGtU32, encoding: Encoding::Sopk, opcodes: [11, 11, 10, 10, 10, 10, 10], operands: &[op!(Ssrc0 U32), op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmpk_ge_u32", op: Mnemonic::SCmpkGeU32, encoding: Encoding::Sopk, opcodes: [12, 12, 11, 11, 11, 11, 11], operands: &[op!(Ssrc0 U32), op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmpk_lt_u32", op: Mnemonic::SCmpkLtU32, encoding: Encoding::Sopk, opcodes: [13, 13, 12, 12, 12, 12, 12], operands: &[op!(Ssrc0 U32), op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cmpk_le_u32", op: Mnemonic::SCmpkLeU32, encoding: Encoding::Sopk, opcodes: [14, 14, 13, 13, 13, 13, 13], operands: &[op!(Ssrc0 U32), op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_addk_i32", op: Mnemonic::SAddkI32, encoding: Encoding::Sopk, opcodes: [15, 15, 14, 14, 14, 14, 14], operands: &[op!(Sdst I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_mulk_i32", op: Mnemonic::SMulkI32, encoding: Encoding::Sopk, opcodes: [16, 16, 15, 15, 15, 15, 15], operands: &[op!(Sdst I32), op!(Simm16 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_i_fork", op: Mnemonic::SCbranchIFork, encoding: Encoding::Sopk, opcodes: [17, 17, 16, 16, 16, 16, 16], operands: &[op!(Ssrc0 B64), op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_getreg_b32", op: Mnemonic::SGetregB32, encoding: Encoding::Sopk, opcodes: [18, 18, 17, 17, 17, 17, 17], operands: &[op!(Sdst B32), op!(Simm16 B16)], flags: flags::HWREG, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_setreg_b32", op: Mnemonic::SSetregB32, encoding: Encoding::Sopk, opcodes: [19, 19, 18, 18, 18, 18, 18], operands: &[op!(Simm16 B16), op!(Ssrc0 B32)], flags: flags::HWREG, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_setreg_imm32_b32", op: Mnemonic::SSetregImm32B32, encoding: Encoding::Sopk, opcodes: [21, 21, 20, 20, 20, 20, 20], operands: &[op!(Simm16 B16), op!(Ssrc0 B32)], flags: flags::HWREG | flags::IMM32 | flags::NOSDST, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_call_b64", op: Mnemonic::SCallB64, encoding: Encoding::Sopk, opcodes: [X, X, X, 21, 21, 21, 21], operands: &[op!(Sdst B64), op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_nop", op: Mnemonic::SNop, encoding: Encoding::Sopp, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_endpgm", op: Mnemonic::SEndpgm, encoding: Encoding::Sopp, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Simm16 U16)], flags: flags::OPTIMM, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_branch", op: Mnemonic::SBranch, encoding: Encoding::Sopp, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_scc0", op: Mnemonic::SCbranchScc0, encoding: Encoding::Sopp, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_scc1", op: Mnemonic::SCbranchScc1, encoding: Encoding::Sopp, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_vccz", op: Mnemonic::SCbranchVccz, encoding: Encoding::Sopp, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_vccnz", op: Mnemonic::SCbranchVccnz, encoding: Encoding::Sopp, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_execz", op: Mnemonic::SCbranchExecz, encoding: Encoding::Sopp, opcodes: [8, 8, 8, 8, 8, 8, 8], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_execnz", op: Mnemonic::SCbranchExecnz, encoding: Encoding::Sopp, opcodes: [9, 9, 9, 9, 9, 9, 9], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_barrier", op: Mnemonic::SBarrier, encoding: Encoding::Sopp, opcodes: [10, 10, 10, 10, 10, 10, 10], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_setkill", op: Mnemonic::SSetkill, encoding: Encoding::Sopp, opcodes: [11, 11, 11, 11, 11, 11, 11], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_waitcnt", op: Mnemonic::SWaitcnt, encoding: Encoding::Sopp, opcodes: [12, 12, 12, 12, 12, 12, 12], operands: &[op!(Simm16 B16)], flags: flags::WAITCNT, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_sethalt", op: Mnemonic::SSethalt, encoding: Encoding::Sopp, opcodes: [13, 13, 13, 13, 13, 13, 13], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_sleep", op: Mnemonic::SSleep, encoding: Encoding::Sopp, opcodes: [14, 14, 14, 14, 14, 14, 14], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_setprio", op: Mnemonic::SSetprio, encoding: Encoding::Sopp, opcodes: [15, 15, 15, 15, 15, 15, 15], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_sendmsg", op: Mnemonic::SSendmsg, encoding: Encoding::Sopp, opcodes: [16, 16, 16, 16, 16, 16, 16], operands: &[op!(Simm16 B16)], flags: flags::SENDMSG, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_sendmsghalt", op: Mnemonic::SSendmsghalt, encoding: Encoding::Sopp, opcodes: [17, 17, 17, 17, 17, 17, 17], operands: &[op!(Simm16 B16)], flags: flags::SENDMSG, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_trap", op: Mnemonic::STrap, encoding: Encoding::Sopp, opcodes: [18, 18, 18, 18, 18, 18, 18], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_icache_inv", op: Mnemonic::SIcacheInv, encoding: Encoding::Sopp, opcodes: [19, 19, 19, 19, 19, 19, 19], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_incperflevel", op: Mnemonic::SIncperflevel, encoding: Encoding::Sopp, opcodes: [20, 20, 20, 20, 20, 20, 20], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_decperflevel", op: Mnemonic::SDecperflevel, encoding: Encoding::Sopp, opcodes: [21, 21, 21, 21, 21, 21, 21], operands: &[op!(Simm16 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_ttracedata", op: Mnemonic::STtracedata, encoding: Encoding::Sopp, opcodes: [22, 22, 22, 22, 22, 22, 22], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_cdbgsys", op: Mnemonic::SCbranchCdbgsys, encoding: Encoding::Sopp, opcodes: [23, 23, 23, 23, 23, 23, 23], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_cdbguser", op: Mnemonic::SCbranchCdbguser, encoding: Encoding::Sopp, opcodes: [24, 24, 24, 24, 24, 24, 24], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_cdbgsys_or_user", op: Mnemonic::SCbranchCdbgsysOrUser, encoding: Encoding::Sopp, opcodes: [25, 25, 25, 25, 25, 25, 25], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_cbranch_cdbgsys_and_user", op: Mnemonic::SCbranchCdbgsysAndUser, encoding: Encoding::Sopp, opcodes: [26, 26, 26, 26, 26, 26, 26], operands: &[op!(Simm16 I16)], flags: flags::BRANCH, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_wakeup", op: Mnemonic::SWakeup, encoding: Encoding::Sopp, opcodes: [X, X, 3, 3, 3, 3, 3], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_endpgm_saved", op: Mnemonic::SEndpgmSaved, encoding: Encoding::Sopp, opcodes: [X, X, 27, 27, 27, 27, 27], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_set_gpr_idx_off", op: Mnemonic::SSetGprIdxOff, encoding: Encoding::Sopp, opcodes: [X, X, 28, 28, 28, 28, 28], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_set_gpr_idx_mode", op: Mnemonic::SSetGprIdxMode, encoding: Encoding::Sopp, opcodes: [X, X, 29, 29, 29, 29, 29], operands: &[op!(Simm16 B16)], flags: flags::GPRIDX, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "s_endpgm_ordered_ps_done", op: Mnemonic::SEndpgmOrderedPsDone, encoding: Encoding::Sopp, opcodes: [X, X, X, 30, 30, 30, 30], operands: &[], flags: flags::NOOPS, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_interp_p1_f32", op: Mnemonic::VInterpP1F32, encoding: Encoding::Vintrp, opcodes: [0, 0, 0, 0, 0, X, X], operands: &[op!(Vdst F32), op!(Vsrc F32), op!(Attr U32), op!(Chan U32)], flags: flags::E64, flag_args: &[(flags::E64, "624")], cpus: &[] },
+    InstrDef { mnemonic: "v_interp_p2_f32", op: Mnemonic::VInterpP2F32, encoding: Encoding::Vintrp, opcodes: [1, 1, 1, 1, 1, X, X], operands: &[op!(Vdst F32), op!(Vsrc F32), op!(Attr U32), op!(Chan U32)], flags: flags::E64, flag_args: &[(flags::E64, "625")], cpus: &[] },
+    InstrDef { mnemonic: "v_interp_mov_f32", op: Mnemonic::VInterpMovF32, encoding: Encoding::Vintrp, opcodes: [2, 2, 2, 2, 2, X, X], operands: &[op!(Vdst F32), op!(Vsrc U32), op!(Attr U32), op!(Chan U32)], flags: flags::E64, flag_args: &[(flags::E64, "626")], cpus: &[] },
+    InstrDef { mnemonic: "v_bfrev_b32", op: Mnemonic::VBfrevB32, encoding: Encoding::Vop1, opcodes: [56, 56, 44, 44, 44, 44, 44], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_ceil_f32", op: Mnemonic::VCeilF32, encoding: Encoding::Vop1, opcodes: [34, 34, 29, 29, 29, 29, 29], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_clrexcp", op: Mnemonic::VClrexcp, encoding: Encoding::Vop1, opcodes: [65, 65, 53, 53, 53, 53, 53], operands: &[], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cos_f32", op: Mnemonic::VCosF32, encoding: Encoding::Vop1, opcodes: [54, 54, 42, 42, 42, 42, 42], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f16_f32", op: Mnemonic::VCvtF16F32, encoding: Encoding::Vop1, opcodes: [10, 10, 10, 10, 10, 10, 10], operands: &[op!(Vdst F16), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f32_f16", op: Mnemonic::VCvtF32F16, encoding: Encoding::Vop1, opcodes: [11, 11, 11, 11, 11, 11, 11], operands: &[op!(Vdst F32), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f32_f64", op: Mnemonic::VCvtF32F64, encoding: Encoding::Vop1, opcodes: [15, 15, 15, 15, 15, 15, 15], operands: &[op!(Vdst F32), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f32_i32", op: Mnemonic::VCvtF32I32, encoding: Encoding::Vop1, opcodes: [5, 5, 5, 5, 5, 5, 5], operands: &[op!(Vdst F32), op!(Src0 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f32_u32", op: Mnemonic::VCvtF32U32, encoding: Encoding::Vop1, opcodes: [6, 6, 6, 6, 6, 6, 6], operands: &[op!(Vdst F32), op!(Src0 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f32_ubyte0", op: Mnemonic::VCvtF32Ubyte0, encoding: Encoding::Vop1, opcodes: [17, 17, 17, 17, 17, 17, 17], operands: &[op!(Vdst F32), op!(Src0 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f32_ubyte1", op: Mnemonic::VCvtF32Ubyte1, encoding: Encoding::Vop1, opcodes: [18, 18, 18, 18, 18, 18, 18], operands: &[op!(Vdst F32), op!(Src0 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f32_ubyte2", op: Mnemonic::VCvtF32Ubyte2, encoding: Encoding::Vop1, opcodes: [19, 19, 19, 19, 19, 19, 19], operands: &[op!(Vdst F32), op!(Src0 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f32_ubyte3", op: Mnemonic::VCvtF32Ubyte3, encoding: Encoding::Vop1, opcodes: [20, 20, 20, 20, 20, 20, 20], operands: &[op!(Vdst F32), op!(Src0 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f64_f32", op: Mnemonic::VCvtF64F32, encoding: Encoding::Vop1, opcodes: [16, 16, 16, 16, 16, 16, 16], operands: &[op!(Vdst F64), op!(Src0 F32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f64_i32", op: Mnemonic::VCvtF64I32, encoding: Encoding::Vop1, opcodes: [4, 4, 4, 4, 4, 4, 4], operands: &[op!(Vdst F64), op!(Src0 I32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f64_u32", op: Mnemonic::VCvtF64U32, encoding: Encoding::Vop1, opcodes: [22, 22, 22, 22, 22, 22, 22], operands: &[op!(Vdst F64), op!(Src0 U32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_flr_i32_f32", op: Mnemonic::VCvtFlrI32F32, encoding: Encoding::Vop1, opcodes: [13, 13, 13, 13, 13, 13, 13], operands: &[op!(Vdst I32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_i32_f32", op: Mnemonic::VCvtI32F32, encoding: Encoding::Vop1, opcodes: [8, 8, 8, 8, 8, 8, 8], operands: &[op!(Vdst I32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_i32_f64", op: Mnemonic::VCvtI32F64, encoding: Encoding::Vop1, opcodes: [3, 3, 3, 3, 3, 3, 3], operands: &[op!(Vdst I32), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_off_f32_i4", op: Mnemonic::VCvtOffF32I4, encoding: Encoding::Vop1, opcodes: [14, 14, 14, 14, 14, 14, 14], operands: &[op!(Vdst F32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_rpi_i32_f32", op: Mnemonic::VCvtRpiI32F32, encoding: Encoding::Vop1, opcodes: [12, 12, 12, 12, 12, 12, 12], operands: &[op!(Vdst I32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_u32_f32", op: Mnemonic::VCvtU32F32, encoding: Encoding::Vop1, opcodes: [7, 7, 7, 7, 7, 7, 7], operands: &[op!(Vdst U32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_u32_f64", op: Mnemonic::VCvtU32F64, encoding: Encoding::Vop1, opcodes: [21, 21, 21, 21, 21, 21, 21], operands: &[op!(Vdst U32), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_exp_f32", op: Mnemonic::VExpF32, encoding: Encoding::Vop1, opcodes: [37, 37, 32, 32, 32, 32, 32], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_ffbh_i32", op: Mnemonic::VFfbhI32, encoding: Encoding::Vop1, opcodes: [59, 59, 47, 47, 47, 47, 47], operands: &[op!(Vdst I32), op!(Src0 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_ffbh_u32", op: Mnemonic::VFfbhU32, encoding: Encoding::Vop1, opcodes: [57, 57, 45, 45, 45, 45, 45], operands: &[op!(Vdst U32), op!(Src0 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_ffbl_b32", op: Mnemonic::VFfblB32, encoding: Encoding::Vop1, opcodes: [58, 58, 46, 46, 46, 46, 46], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_floor_f32", op: Mnemonic::VFloorF32, encoding: Encoding::Vop1, opcodes: [36, 36, 31, 31, 31, 31, 31], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_fract_f32", op: Mnemonic::VFractF32, encoding: Encoding::Vop1, opcodes: [32, 32, 27, 27, 27, 27, 27], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_fract_f64", op: Mnemonic::VFractF64, encoding: Encoding::Vop1, opcodes: [62, 62, 50, 50, 50, 50, 50], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_frexp_exp_i32_f32", op: Mnemonic::VFrexpExpI32F32, encoding: Encoding::Vop1, opcodes: [63, 63, 51, 51, 51, 51, 51], operands: &[op!(Vdst I32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_frexp_exp_i32_f64", op: Mnemonic::VFrexpExpI32F64, encoding: Encoding::Vop1, opcodes: [60, 60, 48, 48, 48, 48, 48], operands: &[op!(Vdst I32), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_frexp_mant_f32", op: Mnemonic::VFrexpMantF32, encoding: Encoding::Vop1, opcodes: [64, 64, 52, 52, 52, 52, 52], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_frexp_mant_f64", op: Mnemonic::VFrexpMantF64, encoding: Encoding::Vop1, opcodes: [61, 61, 49, 49, 49, 49, 49], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_log_clamp_f32", op: Mnemonic::VLogClampF32, encoding: Encoding::Vop1, opcodes: [38, 38, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_log_f32", op: Mnemonic::VLogF32, encoding: Encoding::Vop1, opcodes: [39, 39, 33, 33, 33, 33, 33], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mov_b32", op: Mnemonic::VMovB32, encoding: Encoding::Vop1, opcodes: [1, 1, 1, 1, 1, 1, 1], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_movreld_b32", op: Mnemonic::VMovreldB32, encoding: Encoding::Vop1, opcodes: [66, 66, 54, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_movrels_b32", op: Mnemonic::VMovrelsB32, encoding: Encoding::Vop1, opcodes: [67, 67, 55, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_movrelsd_b32", op: Mnemonic::VMovrelsdB32, encoding: Encoding::Vop1, opcodes: [68, 68, 56, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_nop", op: Mnemonic::VNop, encoding: Encoding::Vop1, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_not_b32", op: Mnemonic::VNotB32, encoding: Encoding::Vop1, opcodes: [55, 55, 43, 43, 43, 43, 43], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rcp_clamp_f32", op: Mnemonic::VRcpClampF32, encoding: Encoding::Vop1, opcodes: [40, 40, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rcp_clamp_f64", op: Mnemonic::VRcpClampF64, encoding: Encoding::Vop1, opcodes: [48, 48, X, X, X, X, X], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rcp_f32", op: Mnemonic::VRcpF32, encoding: Encoding::Vop1, opcodes: [42, 42, 34, 34, 34, 34, 34], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rcp_f64", op: Mnemonic::VRcpF64, encoding: Encoding::Vop1, opcodes: [47, 47, 37, 37, 37, 37, 37], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_rcp_iflag_f32", op: Mnemonic::VRcpIflagF32, encoding: Encoding::Vop1, opcodes: [43, 43, 35, 35, 35, 35, 35], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rcp_legacy_f32", op: Mnemonic::VRcpLegacyF32, encoding: Encoding::Vop1, opcodes: [41, 41, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_readfirstlane_b32", op: Mnemonic::VReadfirstlaneB32, encoding: Encoding::Vop1, opcodes: [2, 2, 2, 2, 2, 2, 2], operands: &[op!(Sdst B32), op!(Src0 B32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rndne_f32", op: Mnemonic::VRndneF32, encoding: Encoding::Vop1, opcodes: [35, 35, 30, 30, 30, 30, 30], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rsq_clamp_f32", op: Mnemonic::VRsqClampF32, encoding: Encoding::Vop1, opcodes: [44, 44, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rsq_clamp_f64", op: Mnemonic::VRsqClampF64, encoding: Encoding::Vop1, opcodes: [50, 50, X, X, X, X, X], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rsq_f32", op: Mnemonic::VRsqF32, encoding: Encoding::Vop1, opcodes: [46, 46, 36, 36, 36, 36, 36], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rsq_f64", op: Mnemonic::VRsqF64, encoding: Encoding::Vop1, opcodes: [49, 49, 38, 38, 38, 38, 38], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_rsq_legacy_f32", op: Mnemonic::VRsqLegacyF32, encoding: Encoding::Vop1, opcodes: [45, 45, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sin_f32", op: Mnemonic::VSinF32, encoding: Encoding::Vop1, opcodes: [53, 53, 41, 41, 41, 41, 41], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sqrt_f32", op: Mnemonic::VSqrtF32, encoding: Encoding::Vop1, opcodes: [51, 51, 39, 39, 39, 39, 39], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sqrt_f64", op: Mnemonic::VSqrtF64, encoding: Encoding::Vop1, opcodes: [52, 52, 40, 40, 40, 40, 40], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_trunc_f32", op: Mnemonic::VTruncF32, encoding: Encoding::Vop1, opcodes: [33, 33, 28, 28, 28, 28, 28], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_ceil_f64", op: Mnemonic::VCeilF64, encoding: Encoding::Vop1, opcodes: [X, 24, 24, 24, 24, 24, 24], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_exp_legacy_f32", op: Mnemonic::VExpLegacyF32, encoding: Encoding::Vop1, opcodes: [X, 70, 75, 75, 75, 75, 75], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_floor_f64", op: Mnemonic::VFloorF64, encoding: Encoding::Vop1, opcodes: [X, 26, 26, 26, 26, 26, 26], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_log_legacy_f32", op: Mnemonic::VLogLegacyF32, encoding: Encoding::Vop1, opcodes: [X, 69, 76, 76, 76, 76, 76], operands: &[op!(Vdst F32), op!(Src0 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rndne_f64", op: Mnemonic::VRndneF64, encoding: Encoding::Vop1, opcodes: [X, 25, 25, 25, 25, 25, 25], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_trunc_f64", op: Mnemonic::VTruncF64, encoding: Encoding::Vop1, opcodes: [X, 23, 23, 23, 23, 23, 23], operands: &[op!(Vdst F64), op!(Src0 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[(flags::NODPP, "gfx8,gfx9,gfx908")], cpus: &[] },
+    InstrDef { mnemonic: "v_ceil_f16", op: Mnemonic::VCeilF16, encoding: Encoding::Vop1, opcodes: [X, X, 69, 69, 69, 69, 69], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cos_f16", op: Mnemonic::VCosF16, encoding: Encoding::Vop1, opcodes: [X, X, 74, 74, 74, 74, 74], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f16_i16", op: Mnemonic::VCvtF16I16, encoding: Encoding::Vop1, opcodes: [X, X, 58, 58, 58, 58, 58], operands: &[op!(Vdst F16), op!(Src0 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f16_u16", op: Mnemonic::VCvtF16U16, encoding: Encoding::Vop1, opcodes: [X, X, 57, 57, 57, 57, 57], operands: &[op!(Vdst F16), op!(Src0 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_i16_f16", op: Mnemonic::VCvtI16F16, encoding: Encoding::Vop1, opcodes: [X, X, 60, 60, 60, 60, 60], operands: &[op!(Vdst I16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_u16_f16", op: Mnemonic::VCvtU16F16, encoding: Encoding::Vop1, opcodes: [X, X, 59, 59, 59, 59, 59], operands: &[op!(Vdst U16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_exp_f16", op: Mnemonic::VExpF16, encoding: Encoding::Vop1, opcodes: [X, X, 65, 65, 65, 65, 65], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_floor_f16", op: Mnemonic::VFloorF16, encoding: Encoding::Vop1, opcodes: [X, X, 68, 68, 68, 68, 68], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_fract_f16", op: Mnemonic::VFractF16, encoding: Encoding::Vop1, opcodes: [X, X, 72, 72, 72, 72, 72], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_frexp_exp_i16_f16", op: Mnemonic::VFrexpExpI16F16, encoding: Encoding::Vop1, opcodes: [X, X, 67, 67, 67, 67, 67], operands: &[op!(Vdst I16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_frexp_mant_f16", op: Mnemonic::VFrexpMantF16, encoding: Encoding::Vop1, opcodes: [X, X, 66, 66, 66, 66, 66], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_log_f16", op: Mnemonic::VLogF16, encoding: Encoding::Vop1, opcodes: [X, X, 64, 64, 64, 64, 64], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rcp_f16", op: Mnemonic::VRcpF16, encoding: Encoding::Vop1, opcodes: [X, X, 61, 61, 61, 61, 61], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rndne_f16", op: Mnemonic::VRndneF16, encoding: Encoding::Vop1, opcodes: [X, X, 71, 71, 71, 71, 71], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_rsq_f16", op: Mnemonic::VRsqF16, encoding: Encoding::Vop1, opcodes: [X, X, 63, 63, 63, 63, 63], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sin_f16", op: Mnemonic::VSinF16, encoding: Encoding::Vop1, opcodes: [X, X, 73, 73, 73, 73, 73], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sqrt_f16", op: Mnemonic::VSqrtF16, encoding: Encoding::Vop1, opcodes: [X, X, 62, 62, 62, 62, 62], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_trunc_f16", op: Mnemonic::VTruncF16, encoding: Encoding::Vop1, opcodes: [X, X, 70, 70, 70, 70, 70], operands: &[op!(Vdst F16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_norm_i16_f16", op: Mnemonic::VCvtNormI16F16, encoding: Encoding::Vop1, opcodes: [X, X, X, 77, 77, 77, 77], operands: &[op!(Vdst I16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_norm_u16_f16", op: Mnemonic::VCvtNormU16F16, encoding: Encoding::Vop1, opcodes: [X, X, X, 78, 78, 78, 78], operands: &[op!(Vdst U16), op!(Src0 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sat_pk_u8_i16", op: Mnemonic::VSatPkU8I16, encoding: Encoding::Vop1, opcodes: [X, X, X, 79, 79, 79, 79], operands: &[op!(Vdst B16), op!(Src0 V2I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_screen_partition_4se_b32", op: Mnemonic::VScreenPartition4seB32, encoding: Encoding::Vop1, opcodes: [X, X, X, 55, 55, 55, 55], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_swap_b32", op: Mnemonic::VSwapB32, encoding: Encoding::Vop1, opcodes: [X, X, X, 81, 81, 81, 81], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_accvgpr_mov_b32", op: Mnemonic::VAccvgprMovB32, encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, 82, 82], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f32_bf8", op: Mnemonic::VCvtF32Bf8, encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, X, 85], operands: &[op!(Vdst F32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_f32_fp8", op: Mnemonic::VCvtF32Fp8, encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, X, 84], operands: &[op!(Vdst F32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pk_f32_bf8", op: Mnemonic::VCvtPkF32Bf8, encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, X, 87], operands: &[op!(Vdst V2F32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pk_f32_fp8", op: Mnemonic::VCvtPkF32Fp8, encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, X, 86], operands: &[op!(Vdst V2F32), op!(Src0 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mov_b64", op: Mnemonic::VMovB64, encoding: Encoding::Vop1, opcodes: [X, X, X, X, X, X, 56], operands: &[op!(Vdst B64), op!(Src0 B64)], flags: flags::NOSDWA, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_add_f32", op: Mnemonic::VAddF32, encoding: Encoding::Vop2, opcodes: [3, 3, 1, 1, 1, 1, 1], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_add_i32", op: Mnemonic::VAddI32, encoding: Encoding::Vop2, opcodes: [37, 37, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::ALIAS, flag_args: &[(flags::ALIAS, "v_add_co_u32")], cpus: &[] },
+    InstrDef { mnemonic: "v_addc_u32", op: Mnemonic::VAddcU32, encoding: Encoding::Vop2, opcodes: [40, 40, 28, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_and_b32", op: Mnemonic::VAndB32, encoding: Encoding::Vop2, opcodes: [27, 27, 19, 19, 19, 19, 19], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_ashr_i32", op: Mnemonic::VAshrI32, encoding: Encoding::Vop2, opcodes: [23, 23, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_ashrrev_i32", op: Mnemonic::VAshrrevI32, encoding: Encoding::Vop2, opcodes: [24, 24, 17, 17, 17, 17, 17], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_bcnt_u32_b32", op: Mnemonic::VBcntU32B32, encoding: Encoding::Vop2, opcodes: [34, 34, X, X, X, X, X], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_bfm_b32", op: Mnemonic::VBfmB32, encoding: Encoding::Vop2, opcodes: [30, 30, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cndmask_b32", op: Mnemonic::VCndmaskB32, encoding: Encoding::Vop2, opcodes: [0, 0, 0, 0, 0, 0, 0], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B64)], flags: flags::OPTVCC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pk_i16_i32", op: Mnemonic::VCvtPkI16I32, encoding: Encoding::Vop2, opcodes: [49, 49, X, X, X, X, X], operands: &[op!(Vdst V2I16), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pk_u16_u32", op: Mnemonic::VCvtPkU16U32, encoding: Encoding::Vop2, opcodes: [48, 48, X, X, X, X, X], operands: &[op!(Vdst V2U16), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pkaccum_u8_f32", op: Mnemonic::VCvtPkaccumU8F32, encoding: Encoding::Vop2, opcodes: [44, 44, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pknorm_i16_f32", op: Mnemonic::VCvtPknormI16F32, encoding: Encoding::Vop2, opcodes: [45, 45, X, X, X, X, X], operands: &[op!(Vdst V2I16), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pknorm_u16_f32", op: Mnemonic::VCvtPknormU16F32, encoding: Encoding::Vop2, opcodes: [46, 46, X, X, X, X, X], operands: &[op!(Vdst V2U16), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pkrtz_f16_f32", op: Mnemonic::VCvtPkrtzF16F32, encoding: Encoding::Vop2, opcodes: [47, 47, X, X, X, X, X], operands: &[op!(Vdst V2F16), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_ldexp_f32", op: Mnemonic::VLdexpF32, encoding: Encoding::Vop2, opcodes: [43, 43, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_lshl_b32", op: Mnemonic::VLshlB32, encoding: Encoding::Vop2, opcodes: [25, 25, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_lshlrev_b32", op: Mnemonic::VLshlrevB32, encoding: Encoding::Vop2, opcodes: [26, 26, 18, 18, 18, 18, 18], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_lshr_b32", op: Mnemonic::VLshrB32, encoding: Encoding::Vop2, opcodes: [21, 21, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_lshrrev_b32", op: Mnemonic::VLshrrevB32, encoding: Encoding::Vop2, opcodes: [22, 22, 16, 16, 16, 16, 16], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mac_f32", op: Mnemonic::VMacF32, encoding: Encoding::Vop2, opcodes: [31, 31, 22, 22, 22, 22, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: flags::NOSDWA | flags::TIED, flag_args: &[(flags::NOSDWA, "gfx9,gfx908,gfx90a")], cpus: &[] },
+    InstrDef { mnemonic: "v_mac_legacy_f32", op: Mnemonic::VMacLegacyF32, encoding: Encoding::Vop2, opcodes: [6, 6, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: flags::TIED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_madak_f32", op: Mnemonic::VMadakF32, encoding: Encoding::Vop2, opcodes: [33, 33, 24, 24, 24, 24, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(K F32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_madmk_f32", op: Mnemonic::VMadmkF32, encoding: Encoding::Vop2, opcodes: [32, 32, 23, 23, 23, 23, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(K F32), op!(Src1 F32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_max_f32", op: Mnemonic::VMaxF32, encoding: Encoding::Vop2, opcodes: [16, 16, 11, 11, 11, 11, 11], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_max_i32", op: Mnemonic::VMaxI32, encoding: Encoding::Vop2, opcodes: [18, 18, 13, 13, 13, 13, 13], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_max_legacy_f32", op: Mnemonic::VMaxLegacyF32, encoding: Encoding::Vop2, opcodes: [14, 14, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_max_u32", op: Mnemonic::VMaxU32, encoding: Encoding::Vop2, opcodes: [20, 20, 15, 15, 15, 15, 15], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mbcnt_hi_u32_b32", op: Mnemonic::VMbcntHiU32B32, encoding: Encoding::Vop2, opcodes: [36, 36, X, X, X, X, X], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mbcnt_lo_u32_b32", op: Mnemonic::VMbcntLoU32B32, encoding: Encoding::Vop2, opcodes: [35, 35, X, X, X, X, X], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_min_f32", op: Mnemonic::VMinF32, encoding: Encoding::Vop2, opcodes: [15, 15, 10, 10, 10, 10, 10], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_min_i32", op: Mnemonic::VMinI32, encoding: Encoding::Vop2, opcodes: [17, 17, 12, 12, 12, 12, 12], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_min_legacy_f32", op: Mnemonic::VMinLegacyF32, encoding: Encoding::Vop2, opcodes: [13, 13, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_min_u32", op: Mnemonic::VMinU32, encoding: Encoding::Vop2, opcodes: [19, 19, 14, 14, 14, 14, 14], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_f32", op: Mnemonic::VMulF32, encoding: Encoding::Vop2, opcodes: [8, 8, 5, 5, 5, 5, 5], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_hi_i32_i24", op: Mnemonic::VMulHiI32I24, encoding: Encoding::Vop2, opcodes: [10, 10, 7, 7, 7, 7, 7], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_hi_u32_u24", op: Mnemonic::VMulHiU32U24, encoding: Encoding::Vop2, opcodes: [12, 12, 9, 9, 9, 9, 9], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_i32_i24", op: Mnemonic::VMulI32I24, encoding: Encoding::Vop2, opcodes: [9, 9, 6, 6, 6, 6, 6], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_legacy_f32", op: Mnemonic::VMulLegacyF32, encoding: Encoding::Vop2, opcodes: [7, 7, 4, 4, 4, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_u32_u24", op: Mnemonic::VMulU32U24, encoding: Encoding::Vop2, opcodes: [11, 11, 8, 8, 8, 8, 8], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_or_b32", op: Mnemonic::VOrB32, encoding: Encoding::Vop2, opcodes: [28, 28, 20, 20, 20, 20, 20], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_readlane_b32", op: Mnemonic::VReadlaneB32, encoding: Encoding::Vop2, opcodes: [1, 1, X, X, X, X, X], operands: &[op!(Sdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::NOE64, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sub_f32", op: Mnemonic::VSubF32, encoding: Encoding::Vop2, opcodes: [4, 4, 2, 2, 2, 2, 2], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sub_i32", op: Mnemonic::VSubI32, encoding: Encoding::Vop2, opcodes: [38, 38, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::ALIAS, flag_args: &[(flags::ALIAS, "v_sub_co_u32")], cpus: &[] },
+    InstrDef { mnemonic: "v_subb_u32", op: Mnemonic::VSubbU32, encoding: Encoding::Vop2, opcodes: [41, 41, 29, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_subbrev_u32", op: Mnemonic::VSubbrevU32, encoding: Encoding::Vop2, opcodes: [42, 42, 30, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_subrev_f32", op: Mnemonic::VSubrevF32, encoding: Encoding::Vop2, opcodes: [5, 5, 3, 3, 3, 3, 3], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_subrev_i32", op: Mnemonic::VSubrevI32, encoding: Encoding::Vop2, opcodes: [39, 39, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::ALIAS, flag_args: &[(flags::ALIAS, "v_subrev_co_u32")], cpus: &[] },
+    InstrDef { mnemonic: "v_writelane_b32", op: Mnemonic::VWritelaneB32, encoding: Encoding::Vop2, opcodes: [2, 2, X, X, X, X, X], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::NOE64, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_xor_b32", op: Mnemonic::VXorB32, encoding: Encoding::Vop2, opcodes: [29, 29, 21, 21, 21, 21, 21], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_add_f16", op: Mnemonic::VAddF16, encoding: Encoding::Vop2, opcodes: [X, X, 31, 31, 31, 31, 31], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_add_u16", op: Mnemonic::VAddU16, encoding: Encoding::Vop2, opcodes: [X, X, 38, 38, 38, 38, 38], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_add_u32", op: Mnemonic::VAddU32, encoding: Encoding::Vop2, opcodes: [X, X, 25, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_ashrrev_i16", op: Mnemonic::VAshrrevI16, encoding: Encoding::Vop2, opcodes: [X, X, 44, 44, 44, 44, 44], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_ldexp_f16", op: Mnemonic::VLdexpF16, encoding: Encoding::Vop2, opcodes: [X, X, 51, 51, 51, 51, 51], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_lshlrev_b16", op: Mnemonic::VLshlrevB16, encoding: Encoding::Vop2, opcodes: [X, X, 42, 42, 42, 42, 42], operands: &[op!(Vdst B16), op!(Src0 B16), op!(Src1 B16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_lshrrev_b16", op: Mnemonic::VLshrrevB16, encoding: Encoding::Vop2, opcodes: [X, X, 43, 43, 43, 43, 43], operands: &[op!(Vdst B16), op!(Src0 B16), op!(Src1 B16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mac_f16", op: Mnemonic::VMacF16, encoding: Encoding::Vop2, opcodes: [X, X, 35, 35, 35, 35, 35], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: flags::NOSDWA | flags::TIED, flag_args: &[(flags::NOSDWA, "gfx9,gfx908,gfx90a,gfx940")], cpus: &[] },
+    InstrDef { mnemonic: "v_madak_f16", op: Mnemonic::VMadakF16, encoding: Encoding::Vop2, opcodes: [X, X, 37, 37, 37, 37, 37], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(K F16)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_madmk_f16", op: Mnemonic::VMadmkF16, encoding: Encoding::Vop2, opcodes: [X, X, 36, 36, 36, 36, 36], operands: &[op!(Vdst F16), op!(Src0 F16), op!(K F16), op!(Src1 F16)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_max_f16", op: Mnemonic::VMaxF16, encoding: Encoding::Vop2, opcodes: [X, X, 45, 45, 45, 45, 45], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_max_i16", op: Mnemonic::VMaxI16, encoding: Encoding::Vop2, opcodes: [X, X, 48, 48, 48, 48, 48], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_max_u16", op: Mnemonic::VMaxU16, encoding: Encoding::Vop2, opcodes: [X, X, 47, 47, 47, 47, 47], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_min_f16", op: Mnemonic::VMinF16, encoding: Encoding::Vop2, opcodes: [X, X, 46, 46, 46, 46, 46], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_min_i16", op: Mnemonic::VMinI16, encoding: Encoding::Vop2, opcodes: [X, X, 50, 50, 50, 50, 50], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_min_u16", op: Mnemonic::VMinU16, encoding: Encoding::Vop2, opcodes: [X, X, 49, 49, 49, 49, 49], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_f16", op: Mnemonic::VMulF16, encoding: Encoding::Vop2, opcodes: [X, X, 34, 34, 34, 34, 34], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_lo_u16", op: Mnemonic::VMulLoU16, encoding: Encoding::Vop2, opcodes: [X, X, 41, 41, 41, 41, 41], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sub_f16", op: Mnemonic::VSubF16, encoding: Encoding::Vop2, opcodes: [X, X, 32, 32, 32, 32, 32], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sub_u16", op: Mnemonic::VSubU16, encoding: Encoding::Vop2, opcodes: [X, X, 39, 39, 39, 39, 39], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sub_u32", op: Mnemonic::VSubU32, encoding: Encoding::Vop2, opcodes: [X, X, 26, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_subrev_f16", op: Mnemonic::VSubrevF16, encoding: Encoding::Vop2, opcodes: [X, X, 33, 33, 33, 33, 33], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_subrev_u16", op: Mnemonic::VSubrevU16, encoding: Encoding::Vop2, opcodes: [X, X, 40, 40, 40, 40, 40], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_subrev_u32", op: Mnemonic::VSubrevU32, encoding: Encoding::Vop2, opcodes: [X, X, 27, X, X, X, X], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_add_co_u32", op: Mnemonic::VAddCoU32, encoding: Encoding::Vop2, opcodes: [X, X, X, 25, 25, 25, 25], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::OPTVCC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_add_u32", op: Mnemonic::VAddU32, encoding: Encoding::Vop2, opcodes: [X, X, X, 52, 52, 52, 52], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_addc_co_u32", op: Mnemonic::VAddcCoU32, encoding: Encoding::Vop2, opcodes: [X, X, X, 28, 28, 28, 28], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_fmac_f32", op: Mnemonic::VFmacF32, encoding: Encoding::Vop2, opcodes: [X, X, X, 59, 59, 59, 59], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &["gfx906"] },
+    InstrDef { mnemonic: "v_sub_co_u32", op: Mnemonic::VSubCoU32, encoding: Encoding::Vop2, opcodes: [X, X, X, 26, 26, 26, 26], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::OPTVCC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_sub_u32", op: Mnemonic::VSubU32, encoding: Encoding::Vop2, opcodes: [X, X, X, 53, 53, 53, 53], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_subb_co_u32", op: Mnemonic::VSubbCoU32, encoding: Encoding::Vop2, opcodes: [X, X, X, 29, 29, 29, 29], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_subbrev_co_u32", op: Mnemonic::VSubbrevCoU32, encoding: Encoding::Vop2, opcodes: [X, X, X, 30, 30, 30, 30], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 B64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_subrev_co_u32", op: Mnemonic::VSubrevCoU32, encoding: Encoding::Vop2, opcodes: [X, X, X, 27, 27, 27, 27], operands: &[op!(Vdst U32), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::OPTVCC, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_subrev_u32", op: Mnemonic::VSubrevU32, encoding: Encoding::Vop2, opcodes: [X, X, X, 54, 54, 54, 54], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_xnor_b32", op: Mnemonic::VXnorB32, encoding: Encoding::Vop2, opcodes: [X, X, X, 61, 61, 61, 61], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32)], flags: 0, flag_args: &[], cpus: &["gfx906"] },
+    InstrDef { mnemonic: "v_dot2c_f32_f16", op: Mnemonic::VDot2cF32F16, encoding: Encoding::Vop2, opcodes: [X, X, X, X, 55, 55, 55], operands: &[op!(Vdst F32), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_dot2c_i32_i16", op: Mnemonic::VDot2cI32I16, encoding: Encoding::Vop2, opcodes: [X, X, X, X, 56, 56, 56], operands: &[op!(Vdst I32), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_dot4c_i32_i8", op: Mnemonic::VDot4cI32I8, encoding: Encoding::Vop2, opcodes: [X, X, X, X, 57, 57, 57], operands: &[op!(Vdst I32), op!(Src0 B32), op!(Src1 B32)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_dot8c_i32_i4", op: Mnemonic::VDot8cI32I4, encoding: Encoding::Vop2, opcodes: [X, X, X, X, 58, 58, 58], operands: &[op!(Vdst I32), op!(Src0 B32), op!(Src1 B32)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_fmac_f16", op: Mnemonic::VPkFmacF16, encoding: Encoding::Vop2, opcodes: [X, X, X, X, 60, 60, 60], operands: &[op!(Vdst V2F16), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP | flags::TIED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_fmac_f64", op: Mnemonic::VFmacF64, encoding: Encoding::Vop2, opcodes: [X, X, X, X, X, 4, 4], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::TIED, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_fmaak_f32", op: Mnemonic::VFmaakF32, encoding: Encoding::Vop2, opcodes: [X, X, X, X, X, X, 24], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(K F32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_fmamk_f32", op: Mnemonic::VFmamkF32, encoding: Encoding::Vop2, opcodes: [X, X, X, X, X, X, 23], operands: &[op!(Vdst F32), op!(Src0 F32), op!(K F32), op!(Src1 F32)], flags: flags::NOE64 | flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_legacy_f32", op: Mnemonic::VMadLegacyF32, encoding: Encoding::Vop3, opcodes: [320, 320, 448, 448, 448, 448, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_f32", op: Mnemonic::VMadF32, encoding: Encoding::Vop3, opcodes: [321, 321, 449, 449, 449, 449, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_i32_i24", op: Mnemonic::VMadI32I24, encoding: Encoding::Vop3, opcodes: [322, 322, 450, 450, 450, 450, 450], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_u32_u24", op: Mnemonic::VMadU32U24, encoding: Encoding::Vop3, opcodes: [323, 323, 451, 451, 451, 451, 451], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_cubeid_f32", op: Mnemonic::VCubeidF32, encoding: Encoding::Vop3, opcodes: [324, 324, 452, 452, 452, 452, 452], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_cubesc_f32", op: Mnemonic::VCubescF32, encoding: Encoding::Vop3, opcodes: [325, 325, 453, 453, 453, 453, 453], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_cubetc_f32", op: Mnemonic::VCubetcF32, encoding: Encoding::Vop3, opcodes: [326, 326, 454, 454, 454, 454, 454], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_cubema_f32", op: Mnemonic::VCubemaF32, encoding: Encoding::Vop3, opcodes: [327, 327, 455, 455, 455, 455, 455], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_bfe_u32", op: Mnemonic::VBfeU32, encoding: Encoding::Vop3, opcodes: [328, 328, 456, 456, 456, 456, 456], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_bfe_i32", op: Mnemonic::VBfeI32, encoding: Encoding::Vop3, opcodes: [329, 329, 457, 457, 457, 457, 457], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_bfi_b32", op: Mnemonic::VBfiB32, encoding: Encoding::Vop3, opcodes: [330, 330, 458, 458, 458, 458, 458], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_fma_f32", op: Mnemonic::VFmaF32, encoding: Encoding::Vop3, opcodes: [331, 331, 459, 459, 459, 459, 459], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_fma_f64", op: Mnemonic::VFmaF64, encoding: Encoding::Vop3, opcodes: [332, 332, 460, 460, 460, 460, 460], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_lerp_u8", op: Mnemonic::VLerpU8, encoding: Encoding::Vop3, opcodes: [333, 333, 461, 461, 461, 461, 461], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_alignbit_b32", op: Mnemonic::VAlignbitB32, encoding: Encoding::Vop3, opcodes: [334, 334, 462, 462, 462, 462, 462], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_alignbyte_b32", op: Mnemonic::VAlignbyteB32, encoding: Encoding::Vop3, opcodes: [335, 335, 463, 463, 463, 463, 463], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_min3_f32", op: Mnemonic::VMin3F32, encoding: Encoding::Vop3, opcodes: [337, 337, 464, 464, 464, 464, 464], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_min3_i32", op: Mnemonic::VMin3I32, encoding: Encoding::Vop3, opcodes: [338, 338, 465, 465, 465, 465, 465], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_min3_u32", op: Mnemonic::VMin3U32, encoding: Encoding::Vop3, opcodes: [339, 339, 466, 466, 466, 466, 466], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_max3_f32", op: Mnemonic::VMax3F32, encoding: Encoding::Vop3, opcodes: [340, 340, 467, 467, 467, 467, 467], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_max3_i32", op: Mnemonic::VMax3I32, encoding: Encoding::Vop3, opcodes: [341, 341, 468, 468, 468, 468, 468], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_max3_u32", op: Mnemonic::VMax3U32, encoding: Encoding::Vop3, opcodes: [342, 342, 469, 469, 469, 469, 469], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_med3_f32", op: Mnemonic::VMed3F32, encoding: Encoding::Vop3, opcodes: [343, 343, 470, 470, 470, 470, 470], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_med3_i32", op: Mnemonic::VMed3I32, encoding: Encoding::Vop3, opcodes: [344, 344, 471, 471, 471, 471, 471], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_med3_u32", op: Mnemonic::VMed3U32, encoding: Encoding::Vop3, opcodes: [345, 345, 472, 472, 472, 472, 472], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_sad_u8", op: Mnemonic::VSadU8, encoding: Encoding::Vop3, opcodes: [346, 346, 473, 473, 473, 473, 473], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_sad_hi_u8", op: Mnemonic::VSadHiU8, encoding: Encoding::Vop3, opcodes: [347, 347, 474, 474, 474, 474, 474], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_sad_u16", op: Mnemonic::VSadU16, encoding: Encoding::Vop3, opcodes: [348, 348, 475, 475, 475, 475, 475], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_sad_u32", op: Mnemonic::VSadU32, encoding: Encoding::Vop3, opcodes: [349, 349, 476, 476, 476, 476, 476], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pk_u8_f32", op: Mnemonic::VCvtPkU8F32, encoding: Encoding::Vop3, opcodes: [350, 350, 477, 477, 477, 477, 477], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,sext")], cpus: &[] },
+    InstrDef { mnemonic: "v_div_fixup_f32", op: Mnemonic::VDivFixupF32, encoding: Encoding::Vop3, opcodes: [351, 351, 478, 478, 478, 478, 478], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_div_fixup_f64", op: Mnemonic::VDivFixupF64, encoding: Encoding::Vop3, opcodes: [352, 352, 479, 479, 479, 479, 479], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_div_scale_f32", op: Mnemonic::VDivScaleF32, encoding: Encoding::Vop3, opcodes: [365, 365, 480, 480, 480, 480, 480], operands: &[op!(Vdst F32), op!(Sdst B64), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS | flags::VOP3B, flag_args: &[(flags::MODS, "neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_div_scale_f64", op: Mnemonic::VDivScaleF64, encoding: Encoding::Vop3, opcodes: [366, 366, 481, 481, 481, 481, 481], operands: &[op!(Vdst F64), op!(Sdst B64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MODS | flags::VOP3B, flag_args: &[(flags::MODS, "neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_div_fmas_f32", op: Mnemonic::VDivFmasF32, encoding: Encoding::Vop3, opcodes: [367, 367, 482, 482, 482, 482, 482], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_div_fmas_f64", op: Mnemonic::VDivFmasF64, encoding: Encoding::Vop3, opcodes: [368, 368, 483, 483, 483, 483, 483], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_msad_u8", op: Mnemonic::VMsadU8, encoding: Encoding::Vop3, opcodes: [369, 369, 484, 484, 484, 484, 484], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_qsad_pk_u16_u8", op: Mnemonic::VQsadPkU16U8, encoding: Encoding::Vop3, opcodes: [X, 370, 485, 485, 485, 485, 485], operands: &[op!(Vdst B64), op!(Src0 U64), op!(Src1 U32), op!(Src2 U64)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mqsad_pk_u16_u8", op: Mnemonic::VMqsadPkU16U8, encoding: Encoding::Vop3, opcodes: [371, 371, 486, 486, 486, 486, 486], operands: &[op!(Vdst B64), op!(Src0 U64), op!(Src1 U32), op!(Src2 U64)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mqsad_u32_u8", op: Mnemonic::VMqsadU32U8, encoding: Encoding::Vop3, opcodes: [X, 373, 487, 487, 487, 487, 487], operands: &[op!(Vdst B128), op!(Src0 U64), op!(Src1 U32), op!(Src2 B128)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_u64_u32", op: Mnemonic::VMadU64U32, encoding: Encoding::Vop3, opcodes: [X, 374, 488, 488, 488, 488, 488], operands: &[op!(Vdst U64), op!(Sdst B64), op!(Src0 U32), op!(Src1 U32), op!(Src2 U64)], flags: flags::MODS | flags::VOP3B, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_i64_i32", op: Mnemonic::VMadI64I32, encoding: Encoding::Vop3, opcodes: [X, 375, 489, 489, 489, 489, 489], operands: &[op!(Vdst I64), op!(Sdst B64), op!(Src0 I32), op!(Src1 I32), op!(Src2 I64)], flags: flags::MODS | flags::VOP3B, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_f16", op: Mnemonic::VMadF16, encoding: Encoding::Vop3, opcodes: [X, X, 490, 515, 515, 515, 515], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_legacy_f16", op: Mnemonic::VMadLegacyF16, encoding: Encoding::Vop3, opcodes: [X, X, X, 490, 490, 490, 490], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_legacy_u16", op: Mnemonic::VMadLegacyU16, encoding: Encoding::Vop3, opcodes: [X, X, X, 491, 491, 491, 491], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16), op!(Src2 U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_u16", op: Mnemonic::VMadU16, encoding: Encoding::Vop3, opcodes: [X, X, 491, 516, 516, 516, 516], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16), op!(Src2 U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_i16", op: Mnemonic::VMadI16, encoding: Encoding::Vop3, opcodes: [X, X, 492, 517, 517, 517, 517], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16), op!(Src2 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_legacy_i16", op: Mnemonic::VMadLegacyI16, encoding: Encoding::Vop3, opcodes: [X, X, X, 492, 492, 492, 492], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16), op!(Src2 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_perm_b32", op: Mnemonic::VPermB32, encoding: Encoding::Vop3, opcodes: [X, X, 493, 493, 493, 493, 493], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_fma_f16", op: Mnemonic::VFmaF16, encoding: Encoding::Vop3, opcodes: [X, X, 494, 518, 518, 518, 518], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_fma_legacy_f16", op: Mnemonic::VFmaLegacyF16, encoding: Encoding::Vop3, opcodes: [X, X, X, 494, 494, 494, 494], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_div_fixup_f16", op: Mnemonic::VDivFixupF16, encoding: Encoding::Vop3, opcodes: [X, X, 495, 519, 519, 519, 519], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_div_fixup_legacy_f16", op: Mnemonic::VDivFixupLegacyF16, encoding: Encoding::Vop3, opcodes: [X, X, X, 495, 495, 495, 495], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pkaccum_u8_f32", op: Mnemonic::VCvtPkaccumU8F32, encoding: Encoding::Vop3, opcodes: [X, X, 496, 496, 496, 496, 496], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,sext")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_u32_u16", op: Mnemonic::VMadU32U16, encoding: Encoding::Vop3, opcodes: [X, X, X, 497, 497, 497, 497], operands: &[op!(Vdst U32), op!(Src0 U16), op!(Src1 U16), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_mad_i32_i16", op: Mnemonic::VMadI32I16, encoding: Encoding::Vop3, opcodes: [X, X, X, 498, 498, 498, 498], operands: &[op!(Vdst I32), op!(Src0 I16), op!(Src1 I16), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_xad_u32", op: Mnemonic::VXadU32, encoding: Encoding::Vop3, opcodes: [X, X, X, 499, 499, 499, 499], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_min3_f16", op: Mnemonic::VMin3F16, encoding: Encoding::Vop3, opcodes: [X, X, X, 500, 500, 500, 500], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_min3_i16", op: Mnemonic::VMin3I16, encoding: Encoding::Vop3, opcodes: [X, X, X, 501, 501, 501, 501], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16), op!(Src2 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_min3_u16", op: Mnemonic::VMin3U16, encoding: Encoding::Vop3, opcodes: [X, X, X, 502, 502, 502, 502], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16), op!(Src2 U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_max3_f16", op: Mnemonic::VMax3F16, encoding: Encoding::Vop3, opcodes: [X, X, X, 503, 503, 503, 503], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_max3_i16", op: Mnemonic::VMax3I16, encoding: Encoding::Vop3, opcodes: [X, X, X, 504, 504, 504, 504], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16), op!(Src2 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_max3_u16", op: Mnemonic::VMax3U16, encoding: Encoding::Vop3, opcodes: [X, X, X, 505, 505, 505, 505], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16), op!(Src2 U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_med3_f16", op: Mnemonic::VMed3F16, encoding: Encoding::Vop3, opcodes: [X, X, X, 506, 506, 506, 506], operands: &[op!(Vdst F16), op!(Src0 F16), op!(Src1 F16), op!(Src2 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_med3_i16", op: Mnemonic::VMed3I16, encoding: Encoding::Vop3, opcodes: [X, X, X, 507, 507, 507, 507], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16), op!(Src2 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_med3_u16", op: Mnemonic::VMed3U16, encoding: Encoding::Vop3, opcodes: [X, X, X, 508, 508, 508, 508], operands: &[op!(Vdst U16), op!(Src0 U16), op!(Src1 U16), op!(Src2 U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_lshl_add_u32", op: Mnemonic::VLshlAddU32, encoding: Encoding::Vop3, opcodes: [X, X, X, 509, 509, 509, 509], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_add_lshl_u32", op: Mnemonic::VAddLshlU32, encoding: Encoding::Vop3, opcodes: [X, X, X, 510, 510, 510, 510], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_add3_u32", op: Mnemonic::VAdd3U32, encoding: Encoding::Vop3, opcodes: [X, X, X, 511, 511, 511, 511], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_lshl_or_b32", op: Mnemonic::VLshlOrB32, encoding: Encoding::Vop3, opcodes: [X, X, X, 512, 512, 512, 512], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_and_or_b32", op: Mnemonic::VAndOrB32, encoding: Encoding::Vop3, opcodes: [X, X, X, 513, 513, 513, 513], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_or3_b32", op: Mnemonic::VOr3B32, encoding: Encoding::Vop3, opcodes: [X, X, X, 514, 514, 514, 514], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 B32), op!(Src2 B32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_lshl_add_u64", op: Mnemonic::VLshlAddU64, encoding: Encoding::Vop3, opcodes: [X, X, X, X, X, X, 520], operands: &[op!(Vdst U64), op!(Src0 U64), op!(Src1 U32), op!(Src2 U64)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_interp_p1ll_f16", op: Mnemonic::VInterpP1llF16, encoding: Encoding::Vop3, opcodes: [X, X, 628, 628, 628, X, X], operands: &[op!(Vdst F32), op!(Src1 F32), op!(Attr U32), op!(Chan U32)], flags: flags::MODS | flags::INTERP, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,high")], cpus: &[] },
+    InstrDef { mnemonic: "v_interp_p1lv_f16", op: Mnemonic::VInterpP1lvF16, encoding: Encoding::Vop3, opcodes: [X, X, 629, 629, 629, X, X], operands: &[op!(Vdst F32), op!(Src1 F32), op!(Attr U32), op!(Chan U32), op!(Src2 F32)], flags: flags::MODS | flags::INTERP, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,high")], cpus: &[] },
+    InstrDef { mnemonic: "v_interp_p2_f16", op: Mnemonic::VInterpP2F16, encoding: Encoding::Vop3, opcodes: [X, X, 630, 631, 631, X, X], operands: &[op!(Vdst F16), op!(Src1 F32), op!(Attr U32), op!(Chan U32), op!(Src2 F32)], flags: flags::MODS | flags::INTERP, flag_args: &[(flags::MODS, "abs,neg,clamp,high")], cpus: &[] },
+    InstrDef { mnemonic: "v_interp_p2_legacy_f16", op: Mnemonic::VInterpP2LegacyF16, encoding: Encoding::Vop3, opcodes: [X, X, X, 630, 630, X, X], operands: &[op!(Vdst F16), op!(Src1 F32), op!(Attr U32), op!(Chan U32), op!(Src2 F32)], flags: flags::MODS | flags::INTERP, flag_args: &[(flags::MODS, "abs,neg,clamp,high")], cpus: &[] },
+    InstrDef { mnemonic: "v_add_f64", op: Mnemonic::VAddF64, encoding: Encoding::Vop3, opcodes: [356, 356, 640, 640, 640, 640, 640], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_f64", op: Mnemonic::VMulF64, encoding: Encoding::Vop3, opcodes: [357, 357, 641, 641, 641, 641, 641], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_min_f64", op: Mnemonic::VMinF64, encoding: Encoding::Vop3, opcodes: [358, 358, 642, 642, 642, 642, 642], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_max_f64", op: Mnemonic::VMaxF64, encoding: Encoding::Vop3, opcodes: [359, 359, 643, 643, 643, 643, 643], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_ldexp_f64", op: Mnemonic::VLdexpF64, encoding: Encoding::Vop3, opcodes: [360, 360, 644, 644, 644, 644, 644], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,sext")], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_lo_u32", op: Mnemonic::VMulLoU32, encoding: Encoding::Vop3, opcodes: [361, 361, 645, 645, 645, 645, 645], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_hi_u32", op: Mnemonic::VMulHiU32, encoding: Encoding::Vop3, opcodes: [362, 362, 646, 646, 646, 646, 646], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_hi_i32", op: Mnemonic::VMulHiI32, encoding: Encoding::Vop3, opcodes: [364, 364, 647, 647, 647, 647, 647], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_ldexp_f32", op: Mnemonic::VLdexpF32, encoding: Encoding::Vop3, opcodes: [X, X, 648, 648, 648, 648, 648], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,sext")], cpus: &[] },
+    InstrDef { mnemonic: "v_readlane_b32", op: Mnemonic::VReadlaneB32, encoding: Encoding::Vop3, opcodes: [X, X, 649, 649, 649, 649, 649], operands: &[op!(Sdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_writelane_b32", op: Mnemonic::VWritelaneB32, encoding: Encoding::Vop3, opcodes: [X, X, 650, 650, 650, 650, 650], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_bcnt_u32_b32", op: Mnemonic::VBcntU32B32, encoding: Encoding::Vop3, opcodes: [X, X, 651, 651, 651, 651, 651], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_mbcnt_lo_u32_b32", op: Mnemonic::VMbcntLoU32B32, encoding: Encoding::Vop3, opcodes: [X, X, 652, 652, 652, 652, 652], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_mbcnt_hi_u32_b32", op: Mnemonic::VMbcntHiU32B32, encoding: Encoding::Vop3, opcodes: [X, X, 653, 653, 653, 653, 653], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_lshlrev_b64", op: Mnemonic::VLshlrevB64, encoding: Encoding::Vop3, opcodes: [X, X, 655, 655, 655, 655, 655], operands: &[op!(Vdst B64), op!(Src0 U32), op!(Src1 B64)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_lshrrev_b64", op: Mnemonic::VLshrrevB64, encoding: Encoding::Vop3, opcodes: [X, X, 656, 656, 656, 656, 656], operands: &[op!(Vdst B64), op!(Src0 U32), op!(Src1 B64)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_ashrrev_i64", op: Mnemonic::VAshrrevI64, encoding: Encoding::Vop3, opcodes: [X, X, 657, 657, 657, 657, 657], operands: &[op!(Vdst I64), op!(Src0 U32), op!(Src1 I64)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_trig_preop_f64", op: Mnemonic::VTrigPreopF64, encoding: Encoding::Vop3, opcodes: [372, 372, 658, 658, 658, 658, 658], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,sext")], cpus: &[] },
+    InstrDef { mnemonic: "v_bfm_b32", op: Mnemonic::VBfmB32, encoding: Encoding::Vop3, opcodes: [X, X, 659, 659, 659, 659, 659], operands: &[op!(Vdst B32), op!(Src0 U32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pknorm_i16_f32", op: Mnemonic::VCvtPknormI16F32, encoding: Encoding::Vop3, opcodes: [X, X, 660, 660, 660, 660, 660], operands: &[op!(Vdst V2I16), op!(Src0 F32), op!(Src1 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pknorm_u16_f32", op: Mnemonic::VCvtPknormU16F32, encoding: Encoding::Vop3, opcodes: [X, X, 661, 661, 661, 661, 661], operands: &[op!(Vdst V2U16), op!(Src0 F32), op!(Src1 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pkrtz_f16_f32", op: Mnemonic::VCvtPkrtzF16F32, encoding: Encoding::Vop3, opcodes: [X, X, 662, 662, 662, 662, 662], operands: &[op!(Vdst V2F16), op!(Src0 F32), op!(Src1 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pk_u16_u32", op: Mnemonic::VCvtPkU16U32, encoding: Encoding::Vop3, opcodes: [X, X, 663, 663, 663, 663, 663], operands: &[op!(Vdst V2U16), op!(Src0 U32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pk_i16_i32", op: Mnemonic::VCvtPkI16I32, encoding: Encoding::Vop3, opcodes: [X, X, 664, 664, 664, 664, 664], operands: &[op!(Vdst V2I16), op!(Src0 I32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pknorm_i16_f16", op: Mnemonic::VCvtPknormI16F16, encoding: Encoding::Vop3, opcodes: [X, X, X, 665, 665, 665, 665], operands: &[op!(Vdst V2I16), op!(Src0 F16), op!(Src1 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pknorm_u16_f16", op: Mnemonic::VCvtPknormU16F16, encoding: Encoding::Vop3, opcodes: [X, X, X, 666, 666, 666, 666], operands: &[op!(Vdst V2U16), op!(Src0 F16), op!(Src1 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_add_i32", op: Mnemonic::VAddI32, encoding: Encoding::Vop3, opcodes: [X, X, X, 668, 668, 668, 668], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_sub_i32", op: Mnemonic::VSubI32, encoding: Encoding::Vop3, opcodes: [X, X, X, 669, 669, 669, 669], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_add_i16", op: Mnemonic::VAddI16, encoding: Encoding::Vop3, opcodes: [X, X, X, 670, 670, 670, 670], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_sub_i16", op: Mnemonic::VSubI16, encoding: Encoding::Vop3, opcodes: [X, X, X, 671, 671, 671, 671], operands: &[op!(Vdst I16), op!(Src0 I16), op!(Src1 I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_pack_b32_f16", op: Mnemonic::VPackB32F16, encoding: Encoding::Vop3, opcodes: [X, X, X, 672, 672, 672, 672], operands: &[op!(Vdst V2F16), op!(Src0 F16), op!(Src1 F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_legacy_f32", op: Mnemonic::VMulLegacyF32, encoding: Encoding::Vop3, opcodes: [X, X, X, X, X, 673, 673], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pk_fp8_f32", op: Mnemonic::VCvtPkFp8F32, encoding: Encoding::Vop3, opcodes: [X, X, X, X, X, X, 674], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_pk_bf8_f32", op: Mnemonic::VCvtPkBf8F32, encoding: Encoding::Vop3, opcodes: [X, X, X, X, X, X, 675], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_sr_fp8_f32", op: Mnemonic::VCvtSrFp8F32, encoding: Encoding::Vop3, opcodes: [X, X, X, X, X, X, 676], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_cvt_sr_bf8_f32", op: Mnemonic::VCvtSrBf8F32, encoding: Encoding::Vop3, opcodes: [X, X, X, X, X, X, 677], operands: &[op!(Vdst B32), op!(Src0 F32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,op_sel")], cpus: &[] },
+    InstrDef { mnemonic: "v_mullit_f32", op: Mnemonic::VMullitF32, encoding: Encoding::Vop3, opcodes: [336, 336, X, X, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod")], cpus: &[] },
+    InstrDef { mnemonic: "v_lshl_b64", op: Mnemonic::VLshlB64, encoding: Encoding::Vop3, opcodes: [353, 353, X, X, X, X, X], operands: &[op!(Vdst B64), op!(Src0 B64), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_lshr_b64", op: Mnemonic::VLshrB64, encoding: Encoding::Vop3, opcodes: [354, 354, X, X, X, X, X], operands: &[op!(Vdst B64), op!(Src0 B64), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_ashr_i64", op: Mnemonic::VAshrI64, encoding: Encoding::Vop3, opcodes: [355, 355, X, X, X, X, X], operands: &[op!(Vdst I64), op!(Src0 I64), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_mul_lo_i32", op: Mnemonic::VMulLoI32, encoding: Encoding::Vop3, opcodes: [363, 363, X, X, X, X, X], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_mad_i16", op: Mnemonic::VPkMadI16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 0, 0, 0, 0], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16), op!(Src2 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_mul_lo_u16", op: Mnemonic::VPkMulLoU16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 1, 1, 1, 1], operands: &[op!(Vdst V2U16), op!(Src0 V2U16), op!(Src1 V2U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_add_i16", op: Mnemonic::VPkAddI16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 2, 2, 2, 2], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_sub_i16", op: Mnemonic::VPkSubI16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 3, 3, 3, 3], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_lshlrev_b16", op: Mnemonic::VPkLshlrevB16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 4, 4, 4, 4], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_lshrrev_b16", op: Mnemonic::VPkLshrrevB16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 5, 5, 5, 5], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_ashrrev_i16", op: Mnemonic::VPkAshrrevI16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 6, 6, 6, 6], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_max_i16", op: Mnemonic::VPkMaxI16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 7, 7, 7, 7], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_min_i16", op: Mnemonic::VPkMinI16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 8, 8, 8, 8], operands: &[op!(Vdst V2I16), op!(Src0 V2I16), op!(Src1 V2I16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_mad_u16", op: Mnemonic::VPkMadU16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 9, 9, 9, 9], operands: &[op!(Vdst V2U16), op!(Src0 V2U16), op!(Src1 V2U16), op!(Src2 V2U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_add_u16", op: Mnemonic::VPkAddU16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 10, 10, 10, 10], operands: &[op!(Vdst V2U16), op!(Src0 V2U16), op!(Src1 V2U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_sub_u16", op: Mnemonic::VPkSubU16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 11, 11, 11, 11], operands: &[op!(Vdst V2U16), op!(Src0 V2U16), op!(Src1 V2U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_max_u16", op: Mnemonic::VPkMaxU16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 12, 12, 12, 12], operands: &[op!(Vdst V2U16), op!(Src0 V2U16), op!(Src1 V2U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_min_u16", op: Mnemonic::VPkMinU16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 13, 13, 13, 13], operands: &[op!(Vdst V2U16), op!(Src0 V2U16), op!(Src1 V2U16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_fma_f16", op: Mnemonic::VPkFmaF16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 14, 14, 14, 14], operands: &[op!(Vdst V2F16), op!(Src0 V2F16), op!(Src1 V2F16), op!(Src2 V2F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_add_f16", op: Mnemonic::VPkAddF16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 15, 15, 15, 15], operands: &[op!(Vdst V2F16), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_mul_f16", op: Mnemonic::VPkMulF16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 16, 16, 16, 16], operands: &[op!(Vdst V2F16), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_min_f16", op: Mnemonic::VPkMinF16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 17, 17, 17, 17], operands: &[op!(Vdst V2F16), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_max_f16", op: Mnemonic::VPkMaxF16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 18, 18, 18, 18], operands: &[op!(Vdst V2F16), op!(Src0 V2F16), op!(Src1 V2F16)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_fma_mix_f32", op: Mnemonic::VFmaMixF32, encoding: Encoding::Vop3p, opcodes: [X, X, X, 32, 32, 32, 32], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "op_sel,op_sel_hi,clamp,neg,abs")], cpus: &["gfx904", "gfx906"] },
+    InstrDef { mnemonic: "v_mad_mix_f32", op: Mnemonic::VMadMixF32, encoding: Encoding::Vop3p, opcodes: [X, X, X, 32, X, X, X], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "op_sel,op_sel_hi,clamp,neg,abs")], cpus: &["gfx900", "gfx902", "gfx909", "gfx90c"] },
+    InstrDef { mnemonic: "v_fma_mixlo_f16", op: Mnemonic::VFmaMixloF16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 33, 33, 33, 33], operands: &[op!(Vdst F16), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "op_sel,op_sel_hi,clamp,neg,abs")], cpus: &["gfx904", "gfx906"] },
+    InstrDef { mnemonic: "v_mad_mixlo_f16", op: Mnemonic::VMadMixloF16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 33, X, X, X], operands: &[op!(Vdst F16), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "op_sel,op_sel_hi,clamp,neg,abs")], cpus: &["gfx900", "gfx902", "gfx909", "gfx90c"] },
+    InstrDef { mnemonic: "v_fma_mixhi_f16", op: Mnemonic::VFmaMixhiF16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 34, 34, 34, 34], operands: &[op!(Vdst F16), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "op_sel,op_sel_hi,clamp,neg,abs")], cpus: &["gfx904", "gfx906"] },
+    InstrDef { mnemonic: "v_mad_mixhi_f16", op: Mnemonic::VMadMixhiF16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 34, X, X, X], operands: &[op!(Vdst F16), op!(Src0 F32), op!(Src1 F32), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "op_sel,op_sel_hi,clamp,neg,abs")], cpus: &["gfx900", "gfx902", "gfx909", "gfx90c"] },
+    InstrDef { mnemonic: "v_dot2_f32_f16", op: Mnemonic::VDot2F32F16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 35, 35, 35, 35], operands: &[op!(Vdst F32), op!(Src0 V2F16), op!(Src1 V2F16), op!(Src2 F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
+    InstrDef { mnemonic: "v_dot2_i32_i16", op: Mnemonic::VDot2I32I16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 38, 38, 38, 38], operands: &[op!(Vdst I32), op!(Src0 V2I16), op!(Src1 V2I16), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
+    InstrDef { mnemonic: "v_dot2_u32_u16", op: Mnemonic::VDot2U32U16, encoding: Encoding::Vop3p, opcodes: [X, X, X, 39, 39, 39, 39], operands: &[op!(Vdst U32), op!(Src0 V2U16), op!(Src1 V2U16), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
+    InstrDef { mnemonic: "v_dot4_i32_i8", op: Mnemonic::VDot4I32I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, 40, 40, 40, 40], operands: &[op!(Vdst I32), op!(Src0 B32), op!(Src1 B32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
+    InstrDef { mnemonic: "v_dot4_u32_u8", op: Mnemonic::VDot4U32U8, encoding: Encoding::Vop3p, opcodes: [X, X, X, 41, 41, 41, 41], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 B32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
+    InstrDef { mnemonic: "v_dot8_i32_i4", op: Mnemonic::VDot8I32I4, encoding: Encoding::Vop3p, opcodes: [X, X, X, 42, 42, 42, 42], operands: &[op!(Vdst I32), op!(Src0 B32), op!(Src1 B32), op!(Src2 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
+    InstrDef { mnemonic: "v_dot8_u32_u4", op: Mnemonic::VDot8U32U4, encoding: Encoding::Vop3p, opcodes: [X, X, X, 43, 43, 43, 43], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 B32), op!(Src2 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,clamp")], cpus: &["gfx906"] },
+    InstrDef { mnemonic: "v_pk_fma_f32", op: Mnemonic::VPkFmaF32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 48, 48], operands: &[op!(Vdst V2F32), op!(Src0 V2F32), op!(Src1 V2F32), op!(Src2 V2F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_mul_f32", op: Mnemonic::VPkMulF32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 49, 49], operands: &[op!(Vdst V2F32), op!(Src0 V2F32), op!(Src1 V2F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_add_f32", op: Mnemonic::VPkAddF32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 50, 50], operands: &[op!(Vdst V2F32), op!(Src0 V2F32), op!(Src1 V2F32)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_pk_mov_b32", op: Mnemonic::VPkMovB32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 51, 51], operands: &[op!(Vdst B64), op!(Src0 B64), op!(Src1 B64)], flags: flags::MODS, flag_args: &[(flags::MODS, "neg_lo,neg_hi,op_sel,op_sel_hi,clamp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x8_xf32", op: Mnemonic::VMfmaF3216x16x8Xf32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 62], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x4_xf32", op: Mnemonic::VMfmaF3232x32x4Xf32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 63], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x1_2b_f32", op: Mnemonic::VMfmaF3232x32x12bF32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 64], operands: &[op!(Vdst B1024), op!(Src0 F32), op!(Src1 F32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x1f32")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x1f32", op: Mnemonic::VMfmaF3232x32x1f32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 64, 64, X], operands: &[op!(Vdst B1024), op!(Src0 F32), op!(Src1 F32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x1_4b_f32", op: Mnemonic::VMfmaF3216x16x14bF32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 65], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x1f32")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x1f32", op: Mnemonic::VMfmaF3216x16x1f32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 65, 65, X], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_4x4x1_16b_f32", op: Mnemonic::VMfmaF324x4x116bF32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 66], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_4x4x1f32")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_4x4x1f32", op: Mnemonic::VMfmaF324x4x1f32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 66, 66, X], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x2_f32", op: Mnemonic::VMfmaF3232x32x2F32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 68], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x2f32")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x2f32", op: Mnemonic::VMfmaF3232x32x2f32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 68, 68, X], operands: &[op!(Vdst B512), op!(Src0 F32), op!(Src1 F32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x4_f32", op: Mnemonic::VMfmaF3216x16x4F32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 69], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x4f32")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x4f32", op: Mnemonic::VMfmaF3216x16x4f32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 69, 69, X], operands: &[op!(Vdst B128), op!(Src0 F32), op!(Src1 F32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x4_2b_f16", op: Mnemonic::VMfmaF3232x32x42bF16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 72], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x4f16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x4f16", op: Mnemonic::VMfmaF3232x32x4f16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 72, 72, X], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x4_4b_f16", op: Mnemonic::VMfmaF3216x16x44bF16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 73], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x4f16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x4f16", op: Mnemonic::VMfmaF3216x16x4f16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 73, 73, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_4x4x4_16b_f16", op: Mnemonic::VMfmaF324x4x416bF16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 74], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_4x4x4f16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_4x4x4f16", op: Mnemonic::VMfmaF324x4x4f16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 74, 74, X], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x8_f16", op: Mnemonic::VMfmaF3232x32x8F16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 76], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x8f16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x8f16", op: Mnemonic::VMfmaF3232x32x8f16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 76, 76, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x16_f16", op: Mnemonic::VMfmaF3216x16x16F16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 77], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x16f16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x16f16", op: Mnemonic::VMfmaF3216x16x16f16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 77, 77, X], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_32x32x4_2b_i8", op: Mnemonic::VMfmaI3232x32x42bI8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 80], operands: &[op!(Vdst B1024), op!(Src0 B32), op!(Src1 B32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_i32_32x32x4i8")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_32x32x4i8", op: Mnemonic::VMfmaI3232x32x4i8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 80, 80, X], operands: &[op!(Vdst B1024), op!(Src0 B32), op!(Src1 B32), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_16x16x4_4b_i8", op: Mnemonic::VMfmaI3216x16x44bI8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 81], operands: &[op!(Vdst B512), op!(Src0 B32), op!(Src1 B32), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_i32_16x16x4i8")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_16x16x4i8", op: Mnemonic::VMfmaI3216x16x4i8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 81, 81, X], operands: &[op!(Vdst B512), op!(Src0 B32), op!(Src1 B32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_4x4x4_16b_i8", op: Mnemonic::VMfmaI324x4x416bI8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 82], operands: &[op!(Vdst B128), op!(Src0 B32), op!(Src1 B32), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_i32_4x4x4i8")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_4x4x4i8", op: Mnemonic::VMfmaI324x4x4i8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 82, 82, X], operands: &[op!(Vdst B128), op!(Src0 B32), op!(Src1 B32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_32x32x8i8", op: Mnemonic::VMfmaI3232x32x8i8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 84, 84, X], operands: &[op!(Vdst B512), op!(Src0 B32), op!(Src1 B32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_16x16x16i8", op: Mnemonic::VMfmaI3216x16x16i8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 85, 85, X], operands: &[op!(Vdst B128), op!(Src0 B32), op!(Src1 B32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_32x32x16_i8", op: Mnemonic::VMfmaI3232x32x16I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 86], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_16x16x32_i8", op: Mnemonic::VMfmaI3216x16x32I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 87], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_accvgpr_read_b32", op: Mnemonic::VAccvgprReadB32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 88, 88, 88], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::MODS | flags::ACCSRC0 | flags::ALIAS, flag_args: &[(flags::MODS, "none"), (flags::ALIAS, "v_accvgpr_read")], cpus: &[] },
+    InstrDef { mnemonic: "v_accvgpr_write_b32", op: Mnemonic::VAccvgprWriteB32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 89, 89, 89], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::ACCDST | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "none"), (flags::ALIAS, "v_accvgpr_write")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x4_2b_bf16", op: Mnemonic::VMfmaF3232x32x42bBf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 93], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x4bf16_1k,v_mfma_f32_32x32x4bf16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x4_4b_bf16", op: Mnemonic::VMfmaF3216x16x44bBf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 94], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x4bf16_1k,v_mfma_f32_16x16x4bf16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_4x4x4_16b_bf16", op: Mnemonic::VMfmaF324x4x416bBf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 95], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_4x4x4bf16_1k,v_mfma_f32_4x4x4bf16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x8_bf16", op: Mnemonic::VMfmaF3232x32x8Bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 96], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x8bf16_1k,v_mfma_f32_32x32x8bf16")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x16_bf16", op: Mnemonic::VMfmaF3216x16x16Bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 97], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x16bf16_1k,v_mfma_f32_16x16x16bf16")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_16x16x32_f16", op: Mnemonic::VSmfmacF3216x16x32F16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 98], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x4bf16_1k", op: Mnemonic::VMfmaF3232x32x4bf161k, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 99, X], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x4bf16_1k", op: Mnemonic::VMfmaF3216x16x4bf161k, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 100, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_32x32x16_f16", op: Mnemonic::VSmfmacF3232x32x16F16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 100], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_4x4x4bf16_1k", op: Mnemonic::VMfmaF324x4x4bf161k, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 101, X], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x8bf16_1k", op: Mnemonic::VMfmaF3232x32x8bf161k, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 102, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_16x16x32_bf16", op: Mnemonic::VSmfmacF3216x16x32Bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 102], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x16bf16_1k", op: Mnemonic::VMfmaF3216x16x16bf161k, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 103, X], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x2bf16", op: Mnemonic::VMfmaF3232x32x2bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 104, 104, X], operands: &[op!(Vdst B1024), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_32x32x16_bf16", op: Mnemonic::VSmfmacF3232x32x16Bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 104], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x2bf16", op: Mnemonic::VMfmaF3216x16x2bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 105, 105, X], operands: &[op!(Vdst B512), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_i32_16x16x64_i8", op: Mnemonic::VSmfmacI3216x16x64I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 106], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_4x4x2bf16", op: Mnemonic::VMfmaF324x4x2bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 107, 107, X], operands: &[op!(Vdst B128), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x4bf16", op: Mnemonic::VMfmaF3232x32x4bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 108, 108, X], operands: &[op!(Vdst B512), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_i32_32x32x32_i8", op: Mnemonic::VSmfmacI3232x32x32I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 108], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x8bf16", op: Mnemonic::VMfmaF3216x16x8bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 109, 109, X], operands: &[op!(Vdst B128), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f64_16x16x4_f64", op: Mnemonic::VMfmaF6416x16x4F64, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 110], operands: &[op!(Vdst B256), op!(Src0 F64), op!(Src1 F64), op!(Src2 B256)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,neg"), (flags::ALIAS, "v_mfma_f64_16x16x4f64")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f64_16x16x4f64", op: Mnemonic::VMfmaF6416x16x4f64, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 110, X], operands: &[op!(Vdst B256), op!(Src0 F64), op!(Src1 F64), op!(Src2 B256)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f64_4x4x4_4b_f64", op: Mnemonic::VMfmaF644x4x44bF64, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 111], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,neg"), (flags::ALIAS, "v_mfma_f64_4x4x4f64")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f64_4x4x4f64", op: Mnemonic::VMfmaF644x4x4f64, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 111, X], operands: &[op!(Vdst F64), op!(Src0 F64), op!(Src1 F64), op!(Src2 F64)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x32_bf8_bf8", op: Mnemonic::VMfmaF3216x16x32Bf8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 112], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x32_bf8_fp8", op: Mnemonic::VMfmaF3216x16x32Bf8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 113], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x32_fp8_bf8", op: Mnemonic::VMfmaF3216x16x32Fp8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 114], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_16x16x32_fp8_fp8", op: Mnemonic::VMfmaF3216x16x32Fp8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 115], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x16_bf8_bf8", op: Mnemonic::VMfmaF3232x32x16Bf8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 116], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x16_bf8_fp8", op: Mnemonic::VMfmaF3232x32x16Bf8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 117], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x16_fp8_bf8", op: Mnemonic::VMfmaF3232x32x16Fp8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 118], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_f32_32x32x16_fp8_fp8", op: Mnemonic::VMfmaF3232x32x16Fp8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 119], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_bf8_bf8", op: Mnemonic::VSmfmacF3216x16x64Bf8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 120], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_bf8_fp8", op: Mnemonic::VSmfmacF3216x16x64Bf8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 121], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_fp8_bf8", op: Mnemonic::VSmfmacF3216x16x64Fp8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 122], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_fp8_fp8", op: Mnemonic::VSmfmacF3216x16x64Fp8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 123], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_bf8_bf8", op: Mnemonic::VSmfmacF3232x32x32Bf8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 124], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_bf8_fp8", op: Mnemonic::VSmfmacF3232x32x32Bf8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 125], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_fp8_bf8", op: Mnemonic::VSmfmacF3232x32x32Fp8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 126], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_fp8_fp8", op: Mnemonic::VSmfmacF3232x32x32Fp8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 127], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_class_f32", op: Mnemonic::VCmpClassF32, encoding: Encoding::Vopc, opcodes: [136, 136, 16, 16, 16, 16, 16], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_class_f64", op: Mnemonic::VCmpClassF64, encoding: Encoding::Vopc, opcodes: [168, 168, 18, 18, 18, 18, 18], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 U32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_eq_f32", op: Mnemonic::VCmpEqF32, encoding: Encoding::Vopc, opcodes: [2, 2, 66, 66, 66, 66, 66], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_eq_f64", op: Mnemonic::VCmpEqF64, encoding: Encoding::Vopc, opcodes: [34, 34, 98, 98, 98, 98, 98], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_eq_i32", op: Mnemonic::VCmpEqI32, encoding: Encoding::Vopc, opcodes: [130, 130, 194, 194, 194, 194, 194], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_eq_i64", op: Mnemonic::VCmpEqI64, encoding: Encoding::Vopc, opcodes: [162, 162, 226, 226, 226, 226, 226], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_eq_u32", op: Mnemonic::VCmpEqU32, encoding: Encoding::Vopc, opcodes: [194, 194, 202, 202, 202, 202, 202], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_eq_u64", op: Mnemonic::VCmpEqU64, encoding: Encoding::Vopc, opcodes: [226, 226, 234, 234, 234, 234, 234], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_f_f32", op: Mnemonic::VCmpFF32, encoding: Encoding::Vopc, opcodes: [0, 0, 64, 64, 64, 64, 64], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_f_f64", op: Mnemonic::VCmpFF64, encoding: Encoding::Vopc, opcodes: [32, 32, 96, 96, 96, 96, 96], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_f_i32", op: Mnemonic::VCmpFI32, encoding: Encoding::Vopc, opcodes: [128, 128, 192, 192, 192, 192, 192], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_f_i64", op: Mnemonic::VCmpFI64, encoding: Encoding::Vopc, opcodes: [160, 160, 224, 224, 224, 224, 224], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_f_u32", op: Mnemonic::VCmpFU32, encoding: Encoding::Vopc, opcodes: [192, 192, 200, 200, 200, 200, 200], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_f_u64", op: Mnemonic::VCmpFU64, encoding: Encoding::Vopc, opcodes: [224, 224, 232, 232, 232, 232, 232], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ge_f32", op: Mnemonic::VCmpGeF32, encoding: Encoding::Vopc, opcodes: [6, 6, 70, 70, 70, 70, 70], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ge_f64", op: Mnemonic::VCmpGeF64, encoding: Encoding::Vopc, opcodes: [38, 38, 102, 102, 102, 102, 102], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ge_i32", op: Mnemonic::VCmpGeI32, encoding: Encoding::Vopc, opcodes: [134, 134, 198, 198, 198, 198, 198], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ge_i64", op: Mnemonic::VCmpGeI64, encoding: Encoding::Vopc, opcodes: [166, 166, 230, 230, 230, 230, 230], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ge_u32", op: Mnemonic::VCmpGeU32, encoding: Encoding::Vopc, opcodes: [198, 198, 206, 206, 206, 206, 206], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ge_u64", op: Mnemonic::VCmpGeU64, encoding: Encoding::Vopc, opcodes: [230, 230, 238, 238, 238, 238, 238], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_gt_f32", op: Mnemonic::VCmpGtF32, encoding: Encoding::Vopc, opcodes: [4, 4, 68, 68, 68, 68, 68], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_gt_f64", op: Mnemonic::VCmpGtF64, encoding: Encoding::Vopc, opcodes: [36, 36, 100, 100, 100, 100, 100], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_gt_i32", op: Mnemonic::VCmpGtI32, encoding: Encoding::Vopc, opcodes: [132, 132, 196, 196, 196, 196, 196], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_gt_i64", op: Mnemonic::VCmpGtI64, encoding: Encoding::Vopc, opcodes: [164, 164, 228, 228, 228, 228, 228], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_gt_u32", op: Mnemonic::VCmpGtU32, encoding: Encoding::Vopc, opcodes: [196, 196, 204, 204, 204, 204, 204], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_gt_u64", op: Mnemonic::VCmpGtU64, encoding: Encoding::Vopc, opcodes: [228, 228, 236, 236, 236, 236, 236], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_le_f32", op: Mnemonic::VCmpLeF32, encoding: Encoding::Vopc, opcodes: [3, 3, 67, 67, 67, 67, 67], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_le_f64", op: Mnemonic::VCmpLeF64, encoding: Encoding::Vopc, opcodes: [35, 35, 99, 99, 99, 99, 99], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_le_i32", op: Mnemonic::VCmpLeI32, encoding: Encoding::Vopc, opcodes: [131, 131, 195, 195, 195, 195, 195], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_le_i64", op: Mnemonic::VCmpLeI64, encoding: Encoding::Vopc, opcodes: [163, 163, 227, 227, 227, 227, 227], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_le_u32", op: Mnemonic::VCmpLeU32, encoding: Encoding::Vopc, opcodes: [195, 195, 203, 203, 203, 203, 203], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_le_u64", op: Mnemonic::VCmpLeU64, encoding: Encoding::Vopc, opcodes: [227, 227, 235, 235, 235, 235, 235], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_lg_f32", op: Mnemonic::VCmpLgF32, encoding: Encoding::Vopc, opcodes: [5, 5, 69, 69, 69, 69, 69], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_lg_f64", op: Mnemonic::VCmpLgF64, encoding: Encoding::Vopc, opcodes: [37, 37, 101, 101, 101, 101, 101], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_lt_f32", op: Mnemonic::VCmpLtF32, encoding: Encoding::Vopc, opcodes: [1, 1, 65, 65, 65, 65, 65], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_lt_f64", op: Mnemonic::VCmpLtF64, encoding: Encoding::Vopc, opcodes: [33, 33, 97, 97, 97, 97, 97], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_lt_i32", op: Mnemonic::VCmpLtI32, encoding: Encoding::Vopc, opcodes: [129, 129, 193, 193, 193, 193, 193], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_lt_i64", op: Mnemonic::VCmpLtI64, encoding: Encoding::Vopc, opcodes: [161, 161, 225, 225, 225, 225, 225], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_lt_u32", op: Mnemonic::VCmpLtU32, encoding: Encoding::Vopc, opcodes: [193, 193, 201, 201, 201, 201, 201], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_lt_u64", op: Mnemonic::VCmpLtU64, encoding: Encoding::Vopc, opcodes: [225, 225, 233, 233, 233, 233, 233], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ne_i32", op: Mnemonic::VCmpNeI32, encoding: Encoding::Vopc, opcodes: [133, 133, 197, 197, 197, 197, 197], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ne_i64", op: Mnemonic::VCmpNeI64, encoding: Encoding::Vopc, opcodes: [165, 165, 229, 229, 229, 229, 229], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ne_u32", op: Mnemonic::VCmpNeU32, encoding: Encoding::Vopc, opcodes: [197, 197, 205, 205, 205, 205, 205], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ne_u64", op: Mnemonic::VCmpNeU64, encoding: Encoding::Vopc, opcodes: [229, 229, 237, 237, 237, 237, 237], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_neq_f32", op: Mnemonic::VCmpNeqF32, encoding: Encoding::Vopc, opcodes: [13, 13, 77, 77, 77, 77, 77], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_neq_f64", op: Mnemonic::VCmpNeqF64, encoding: Encoding::Vopc, opcodes: [45, 45, 109, 109, 109, 109, 109], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_nge_f32", op: Mnemonic::VCmpNgeF32, encoding: Encoding::Vopc, opcodes: [9, 9, 73, 73, 73, 73, 73], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_nge_f64", op: Mnemonic::VCmpNgeF64, encoding: Encoding::Vopc, opcodes: [41, 41, 105, 105, 105, 105, 105], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ngt_f32", op: Mnemonic::VCmpNgtF32, encoding: Encoding::Vopc, opcodes: [11, 11, 75, 75, 75, 75, 75], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ngt_f64", op: Mnemonic::VCmpNgtF64, encoding: Encoding::Vopc, opcodes: [43, 43, 107, 107, 107, 107, 107], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_nle_f32", op: Mnemonic::VCmpNleF32, encoding: Encoding::Vopc, opcodes: [12, 12, 76, 76, 76, 76, 76], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_nle_f64", op: Mnemonic::VCmpNleF64, encoding: Encoding::Vopc, opcodes: [44, 44, 108, 108, 108, 108, 108], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_nlg_f32", op: Mnemonic::VCmpNlgF32, encoding: Encoding::Vopc, opcodes: [10, 10, 74, 74, 74, 74, 74], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_nlg_f64", op: Mnemonic::VCmpNlgF64, encoding: Encoding::Vopc, opcodes: [42, 42, 106, 106, 106, 106, 106], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_nlt_f32", op: Mnemonic::VCmpNltF32, encoding: Encoding::Vopc, opcodes: [14, 14, 78, 78, 78, 78, 78], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_nlt_f64", op: Mnemonic::VCmpNltF64, encoding: Encoding::Vopc, opcodes: [46, 46, 110, 110, 110, 110, 110], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_o_f32", op: Mnemonic::VCmpOF32, encoding: Encoding::Vopc, opcodes: [7, 7, 71, 71, 71, 71, 71], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_o_f64", op: Mnemonic::VCmpOF64, encoding: Encoding::Vopc, opcodes: [39, 39, 103, 103, 103, 103, 103], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_t_i32", op: Mnemonic::VCmpTI32, encoding: Encoding::Vopc, opcodes: [135, 135, 199, 199, 199, 199, 199], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_t_i64", op: Mnemonic::VCmpTI64, encoding: Encoding::Vopc, opcodes: [167, 167, 231, 231, 231, 231, 231], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_t_u32", op: Mnemonic::VCmpTU32, encoding: Encoding::Vopc, opcodes: [199, 199, 207, 207, 207, 207, 207], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_t_u64", op: Mnemonic::VCmpTU64, encoding: Encoding::Vopc, opcodes: [231, 231, 239, 239, 239, 239, 239], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_tru_f32", op: Mnemonic::VCmpTruF32, encoding: Encoding::Vopc, opcodes: [15, 15, 79, 79, 79, 79, 79], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_tru_f64", op: Mnemonic::VCmpTruF64, encoding: Encoding::Vopc, opcodes: [47, 47, 111, 111, 111, 111, 111], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_u_f32", op: Mnemonic::VCmpUF32, encoding: Encoding::Vopc, opcodes: [8, 8, 72, 72, 72, 72, 72], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_u_f64", op: Mnemonic::VCmpUF64, encoding: Encoding::Vopc, opcodes: [40, 40, 104, 104, 104, 104, 104], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_eq_f32", op: Mnemonic::VCmpsEqF32, encoding: Encoding::Vopc, opcodes: [66, 66, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_eq_f64", op: Mnemonic::VCmpsEqF64, encoding: Encoding::Vopc, opcodes: [98, 98, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_f_f32", op: Mnemonic::VCmpsFF32, encoding: Encoding::Vopc, opcodes: [64, 64, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_f_f64", op: Mnemonic::VCmpsFF64, encoding: Encoding::Vopc, opcodes: [96, 96, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_ge_f32", op: Mnemonic::VCmpsGeF32, encoding: Encoding::Vopc, opcodes: [70, 70, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_ge_f64", op: Mnemonic::VCmpsGeF64, encoding: Encoding::Vopc, opcodes: [102, 102, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_gt_f32", op: Mnemonic::VCmpsGtF32, encoding: Encoding::Vopc, opcodes: [68, 68, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_gt_f64", op: Mnemonic::VCmpsGtF64, encoding: Encoding::Vopc, opcodes: [100, 100, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_le_f32", op: Mnemonic::VCmpsLeF32, encoding: Encoding::Vopc, opcodes: [67, 67, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_le_f64", op: Mnemonic::VCmpsLeF64, encoding: Encoding::Vopc, opcodes: [99, 99, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_lg_f32", op: Mnemonic::VCmpsLgF32, encoding: Encoding::Vopc, opcodes: [69, 69, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_lg_f64", op: Mnemonic::VCmpsLgF64, encoding: Encoding::Vopc, opcodes: [101, 101, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_lt_f32", op: Mnemonic::VCmpsLtF32, encoding: Encoding::Vopc, opcodes: [65, 65, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_lt_f64", op: Mnemonic::VCmpsLtF64, encoding: Encoding::Vopc, opcodes: [97, 97, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_neq_f32", op: Mnemonic::VCmpsNeqF32, encoding: Encoding::Vopc, opcodes: [77, 77, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_neq_f64", op: Mnemonic::VCmpsNeqF64, encoding: Encoding::Vopc, opcodes: [109, 109, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_nge_f32", op: Mnemonic::VCmpsNgeF32, encoding: Encoding::Vopc, opcodes: [73, 73, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_nge_f64", op: Mnemonic::VCmpsNgeF64, encoding: Encoding::Vopc, opcodes: [105, 105, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_ngt_f32", op: Mnemonic::VCmpsNgtF32, encoding: Encoding::Vopc, opcodes: [75, 75, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_ngt_f64", op: Mnemonic::VCmpsNgtF64, encoding: Encoding::Vopc, opcodes: [107, 107, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_nle_f32", op: Mnemonic::VCmpsNleF32, encoding: Encoding::Vopc, opcodes: [76, 76, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_nle_f64", op: Mnemonic::VCmpsNleF64, encoding: Encoding::Vopc, opcodes: [108, 108, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_nlg_f32", op: Mnemonic::VCmpsNlgF32, encoding: Encoding::Vopc, opcodes: [74, 74, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_nlg_f64", op: Mnemonic::VCmpsNlgF64, encoding: Encoding::Vopc, opcodes: [106, 106, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_nlt_f32", op: Mnemonic::VCmpsNltF32, encoding: Encoding::Vopc, opcodes: [78, 78, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_nlt_f64", op: Mnemonic::VCmpsNltF64, encoding: Encoding::Vopc, opcodes: [110, 110, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_o_f32", op: Mnemonic::VCmpsOF32, encoding: Encoding::Vopc, opcodes: [71, 71, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_o_f64", op: Mnemonic::VCmpsOF64, encoding: Encoding::Vopc, opcodes: [103, 103, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_tru_f32", op: Mnemonic::VCmpsTruF32, encoding: Encoding::Vopc, opcodes: [79, 79, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_tru_f64", op: Mnemonic::VCmpsTruF64, encoding: Encoding::Vopc, opcodes: [111, 111, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_u_f32", op: Mnemonic::VCmpsUF32, encoding: Encoding::Vopc, opcodes: [72, 72, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmps_u_f64", op: Mnemonic::VCmpsUF64, encoding: Encoding::Vopc, opcodes: [104, 104, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_eq_f32", op: Mnemonic::VCmpsxEqF32, encoding: Encoding::Vopc, opcodes: [82, 82, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_eq_f64", op: Mnemonic::VCmpsxEqF64, encoding: Encoding::Vopc, opcodes: [114, 114, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_f_f32", op: Mnemonic::VCmpsxFF32, encoding: Encoding::Vopc, opcodes: [80, 80, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_f_f64", op: Mnemonic::VCmpsxFF64, encoding: Encoding::Vopc, opcodes: [112, 112, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_ge_f32", op: Mnemonic::VCmpsxGeF32, encoding: Encoding::Vopc, opcodes: [86, 86, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_ge_f64", op: Mnemonic::VCmpsxGeF64, encoding: Encoding::Vopc, opcodes: [118, 118, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_gt_f32", op: Mnemonic::VCmpsxGtF32, encoding: Encoding::Vopc, opcodes: [84, 84, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_gt_f64", op: Mnemonic::VCmpsxGtF64, encoding: Encoding::Vopc, opcodes: [116, 116, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_le_f32", op: Mnemonic::VCmpsxLeF32, encoding: Encoding::Vopc, opcodes: [83, 83, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_le_f64", op: Mnemonic::VCmpsxLeF64, encoding: Encoding::Vopc, opcodes: [115, 115, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_lg_f32", op: Mnemonic::VCmpsxLgF32, encoding: Encoding::Vopc, opcodes: [85, 85, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_lg_f64", op: Mnemonic::VCmpsxLgF64, encoding: Encoding::Vopc, opcodes: [117, 117, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_lt_f32", op: Mnemonic::VCmpsxLtF32, encoding: Encoding::Vopc, opcodes: [81, 81, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_lt_f64", op: Mnemonic::VCmpsxLtF64, encoding: Encoding::Vopc, opcodes: [113, 113, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_neq_f32", op: Mnemonic::VCmpsxNeqF32, encoding: Encoding::Vopc, opcodes: [93, 93, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_neq_f64", op: Mnemonic::VCmpsxNeqF64, encoding: Encoding::Vopc, opcodes: [125, 125, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_nge_f32", op: Mnemonic::VCmpsxNgeF32, encoding: Encoding::Vopc, opcodes: [89, 89, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_nge_f64", op: Mnemonic::VCmpsxNgeF64, encoding: Encoding::Vopc, opcodes: [121, 121, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_ngt_f32", op: Mnemonic::VCmpsxNgtF32, encoding: Encoding::Vopc, opcodes: [91, 91, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_ngt_f64", op: Mnemonic::VCmpsxNgtF64, encoding: Encoding::Vopc, opcodes: [123, 123, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_nle_f32", op: Mnemonic::VCmpsxNleF32, encoding: Encoding::Vopc, opcodes: [92, 92, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_nle_f64", op: Mnemonic::VCmpsxNleF64, encoding: Encoding::Vopc, opcodes: [124, 124, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_nlg_f32", op: Mnemonic::VCmpsxNlgF32, encoding: Encoding::Vopc, opcodes: [90, 90, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_nlg_f64", op: Mnemonic::VCmpsxNlgF64, encoding: Encoding::Vopc, opcodes: [122, 122, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_nlt_f32", op: Mnemonic::VCmpsxNltF32, encoding: Encoding::Vopc, opcodes: [94, 94, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_nlt_f64", op: Mnemonic::VCmpsxNltF64, encoding: Encoding::Vopc, opcodes: [126, 126, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_o_f32", op: Mnemonic::VCmpsxOF32, encoding: Encoding::Vopc, opcodes: [87, 87, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_o_f64", op: Mnemonic::VCmpsxOF64, encoding: Encoding::Vopc, opcodes: [119, 119, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_tru_f32", op: Mnemonic::VCmpsxTruF32, encoding: Encoding::Vopc, opcodes: [95, 95, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_tru_f64", op: Mnemonic::VCmpsxTruF64, encoding: Encoding::Vopc, opcodes: [127, 127, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_u_f32", op: Mnemonic::VCmpsxUF32, encoding: Encoding::Vopc, opcodes: [88, 88, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpsx_u_f64", op: Mnemonic::VCmpsxUF64, encoding: Encoding::Vopc, opcodes: [120, 120, X, X, X, X, X], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_class_f32", op: Mnemonic::VCmpxClassF32, encoding: Encoding::Vopc, opcodes: [152, 152, 17, 17, 17, 17, 17], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_class_f64", op: Mnemonic::VCmpxClassF64, encoding: Encoding::Vopc, opcodes: [184, 184, 19, 19, 19, 19, 19], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 U32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_eq_f32", op: Mnemonic::VCmpxEqF32, encoding: Encoding::Vopc, opcodes: [18, 18, 82, 82, 82, 82, 82], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_eq_f64", op: Mnemonic::VCmpxEqF64, encoding: Encoding::Vopc, opcodes: [50, 50, 114, 114, 114, 114, 114], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_eq_i32", op: Mnemonic::VCmpxEqI32, encoding: Encoding::Vopc, opcodes: [146, 146, 210, 210, 210, 210, 210], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_eq_i64", op: Mnemonic::VCmpxEqI64, encoding: Encoding::Vopc, opcodes: [178, 178, 242, 242, 242, 242, 242], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_eq_u32", op: Mnemonic::VCmpxEqU32, encoding: Encoding::Vopc, opcodes: [210, 210, 218, 218, 218, 218, 218], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_eq_u64", op: Mnemonic::VCmpxEqU64, encoding: Encoding::Vopc, opcodes: [242, 242, 250, 250, 250, 250, 250], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_f_f32", op: Mnemonic::VCmpxFF32, encoding: Encoding::Vopc, opcodes: [16, 16, 80, 80, 80, 80, 80], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_f_f64", op: Mnemonic::VCmpxFF64, encoding: Encoding::Vopc, opcodes: [48, 48, 112, 112, 112, 112, 112], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_f_i32", op: Mnemonic::VCmpxFI32, encoding: Encoding::Vopc, opcodes: [144, 144, 208, 208, 208, 208, 208], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_f_i64", op: Mnemonic::VCmpxFI64, encoding: Encoding::Vopc, opcodes: [176, 176, 240, 240, 240, 240, 240], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_f_u32", op: Mnemonic::VCmpxFU32, encoding: Encoding::Vopc, opcodes: [208, 208, 216, 216, 216, 216, 216], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_f_u64", op: Mnemonic::VCmpxFU64, encoding: Encoding::Vopc, opcodes: [240, 240, 248, 248, 248, 248, 248], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ge_f32", op: Mnemonic::VCmpxGeF32, encoding: Encoding::Vopc, opcodes: [22, 22, 86, 86, 86, 86, 86], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ge_f64", op: Mnemonic::VCmpxGeF64, encoding: Encoding::Vopc, opcodes: [54, 54, 118, 118, 118, 118, 118], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ge_i32", op: Mnemonic::VCmpxGeI32, encoding: Encoding::Vopc, opcodes: [150, 150, 214, 214, 214, 214, 214], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ge_i64", op: Mnemonic::VCmpxGeI64, encoding: Encoding::Vopc, opcodes: [182, 182, 246, 246, 246, 246, 246], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ge_u32", op: Mnemonic::VCmpxGeU32, encoding: Encoding::Vopc, opcodes: [214, 214, 222, 222, 222, 222, 222], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ge_u64", op: Mnemonic::VCmpxGeU64, encoding: Encoding::Vopc, opcodes: [246, 246, 254, 254, 254, 254, 254], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_gt_f32", op: Mnemonic::VCmpxGtF32, encoding: Encoding::Vopc, opcodes: [20, 20, 84, 84, 84, 84, 84], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_gt_f64", op: Mnemonic::VCmpxGtF64, encoding: Encoding::Vopc, opcodes: [52, 52, 116, 116, 116, 116, 116], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_gt_i32", op: Mnemonic::VCmpxGtI32, encoding: Encoding::Vopc, opcodes: [148, 148, 212, 212, 212, 212, 212], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_gt_i64", op: Mnemonic::VCmpxGtI64, encoding: Encoding::Vopc, opcodes: [180, 180, 244, 244, 244, 244, 244], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_gt_u32", op: Mnemonic::VCmpxGtU32, encoding: Encoding::Vopc, opcodes: [212, 212, 220, 220, 220, 220, 220], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_gt_u64", op: Mnemonic::VCmpxGtU64, encoding: Encoding::Vopc, opcodes: [244, 244, 252, 252, 252, 252, 252], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_le_f32", op: Mnemonic::VCmpxLeF32, encoding: Encoding::Vopc, opcodes: [19, 19, 83, 83, 83, 83, 83], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_le_f64", op: Mnemonic::VCmpxLeF64, encoding: Encoding::Vopc, opcodes: [51, 51, 115, 115, 115, 115, 115], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_le_i32", op: Mnemonic::VCmpxLeI32, encoding: Encoding::Vopc, opcodes: [147, 147, 211, 211, 211, 211, 211], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_le_i64", op: Mnemonic::VCmpxLeI64, encoding: Encoding::Vopc, opcodes: [179, 179, 243, 243, 243, 243, 243], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_le_u32", op: Mnemonic::VCmpxLeU32, encoding: Encoding::Vopc, opcodes: [211, 211, 219, 219, 219, 219, 219], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_le_u64", op: Mnemonic::VCmpxLeU64, encoding: Encoding::Vopc, opcodes: [243, 243, 251, 251, 251, 251, 251], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_lg_f32", op: Mnemonic::VCmpxLgF32, encoding: Encoding::Vopc, opcodes: [21, 21, 85, 85, 85, 85, 85], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_lg_f64", op: Mnemonic::VCmpxLgF64, encoding: Encoding::Vopc, opcodes: [53, 53, 117, 117, 117, 117, 117], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_lt_f32", op: Mnemonic::VCmpxLtF32, encoding: Encoding::Vopc, opcodes: [17, 17, 81, 81, 81, 81, 81], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_lt_f64", op: Mnemonic::VCmpxLtF64, encoding: Encoding::Vopc, opcodes: [49, 49, 113, 113, 113, 113, 113], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_lt_i32", op: Mnemonic::VCmpxLtI32, encoding: Encoding::Vopc, opcodes: [145, 145, 209, 209, 209, 209, 209], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_lt_i64", op: Mnemonic::VCmpxLtI64, encoding: Encoding::Vopc, opcodes: [177, 177, 241, 241, 241, 241, 241], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_lt_u32", op: Mnemonic::VCmpxLtU32, encoding: Encoding::Vopc, opcodes: [209, 209, 217, 217, 217, 217, 217], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_lt_u64", op: Mnemonic::VCmpxLtU64, encoding: Encoding::Vopc, opcodes: [241, 241, 249, 249, 249, 249, 249], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ne_i32", op: Mnemonic::VCmpxNeI32, encoding: Encoding::Vopc, opcodes: [149, 149, 213, 213, 213, 213, 213], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ne_i64", op: Mnemonic::VCmpxNeI64, encoding: Encoding::Vopc, opcodes: [181, 181, 245, 245, 245, 245, 245], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ne_u32", op: Mnemonic::VCmpxNeU32, encoding: Encoding::Vopc, opcodes: [213, 213, 221, 221, 221, 221, 221], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ne_u64", op: Mnemonic::VCmpxNeU64, encoding: Encoding::Vopc, opcodes: [245, 245, 253, 253, 253, 253, 253], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_neq_f32", op: Mnemonic::VCmpxNeqF32, encoding: Encoding::Vopc, opcodes: [29, 29, 93, 93, 93, 93, 93], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_neq_f64", op: Mnemonic::VCmpxNeqF64, encoding: Encoding::Vopc, opcodes: [61, 61, 125, 125, 125, 125, 125], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_nge_f32", op: Mnemonic::VCmpxNgeF32, encoding: Encoding::Vopc, opcodes: [25, 25, 89, 89, 89, 89, 89], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_nge_f64", op: Mnemonic::VCmpxNgeF64, encoding: Encoding::Vopc, opcodes: [57, 57, 121, 121, 121, 121, 121], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ngt_f32", op: Mnemonic::VCmpxNgtF32, encoding: Encoding::Vopc, opcodes: [27, 27, 91, 91, 91, 91, 91], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ngt_f64", op: Mnemonic::VCmpxNgtF64, encoding: Encoding::Vopc, opcodes: [59, 59, 123, 123, 123, 123, 123], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_nle_f32", op: Mnemonic::VCmpxNleF32, encoding: Encoding::Vopc, opcodes: [28, 28, 92, 92, 92, 92, 92], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_nle_f64", op: Mnemonic::VCmpxNleF64, encoding: Encoding::Vopc, opcodes: [60, 60, 124, 124, 124, 124, 124], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_nlg_f32", op: Mnemonic::VCmpxNlgF32, encoding: Encoding::Vopc, opcodes: [26, 26, 90, 90, 90, 90, 90], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_nlg_f64", op: Mnemonic::VCmpxNlgF64, encoding: Encoding::Vopc, opcodes: [58, 58, 122, 122, 122, 122, 122], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_nlt_f32", op: Mnemonic::VCmpxNltF32, encoding: Encoding::Vopc, opcodes: [30, 30, 94, 94, 94, 94, 94], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_nlt_f64", op: Mnemonic::VCmpxNltF64, encoding: Encoding::Vopc, opcodes: [62, 62, 126, 126, 126, 126, 126], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_o_f32", op: Mnemonic::VCmpxOF32, encoding: Encoding::Vopc, opcodes: [23, 23, 87, 87, 87, 87, 87], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_o_f64", op: Mnemonic::VCmpxOF64, encoding: Encoding::Vopc, opcodes: [55, 55, 119, 119, 119, 119, 119], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_t_i32", op: Mnemonic::VCmpxTI32, encoding: Encoding::Vopc, opcodes: [151, 151, 215, 215, 215, 215, 215], operands: &[op!(Sdst B64), op!(Src0 I32), op!(Src1 I32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_t_i64", op: Mnemonic::VCmpxTI64, encoding: Encoding::Vopc, opcodes: [183, 183, 247, 247, 247, 247, 247], operands: &[op!(Sdst B64), op!(Src0 I64), op!(Src1 I64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_t_u32", op: Mnemonic::VCmpxTU32, encoding: Encoding::Vopc, opcodes: [215, 215, 223, 223, 223, 223, 223], operands: &[op!(Sdst B64), op!(Src0 U32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_t_u64", op: Mnemonic::VCmpxTU64, encoding: Encoding::Vopc, opcodes: [247, 247, 255, 255, 255, 255, 255], operands: &[op!(Sdst B64), op!(Src0 U64), op!(Src1 U64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_tru_f32", op: Mnemonic::VCmpxTruF32, encoding: Encoding::Vopc, opcodes: [31, 31, 95, 95, 95, 95, 95], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_tru_f64", op: Mnemonic::VCmpxTruF64, encoding: Encoding::Vopc, opcodes: [63, 63, 127, 127, 127, 127, 127], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_u_f32", op: Mnemonic::VCmpxUF32, encoding: Encoding::Vopc, opcodes: [24, 24, 88, 88, 88, 88, 88], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_u_f64", op: Mnemonic::VCmpxUF64, encoding: Encoding::Vopc, opcodes: [56, 56, 120, 120, 120, 120, 120], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 F64)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_class_f16", op: Mnemonic::VCmpClassF16, encoding: Encoding::Vopc, opcodes: [X, X, 20, 20, 20, 20, 20], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_eq_f16", op: Mnemonic::VCmpEqF16, encoding: Encoding::Vopc, opcodes: [X, X, 34, 34, 34, 34, 34], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_eq_i16", op: Mnemonic::VCmpEqI16, encoding: Encoding::Vopc, opcodes: [X, X, 162, 162, 162, 162, 162], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_eq_u16", op: Mnemonic::VCmpEqU16, encoding: Encoding::Vopc, opcodes: [X, X, 170, 170, 170, 170, 170], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_f_f16", op: Mnemonic::VCmpFF16, encoding: Encoding::Vopc, opcodes: [X, X, 32, 32, 32, 32, 32], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_f_i16", op: Mnemonic::VCmpFI16, encoding: Encoding::Vopc, opcodes: [X, X, 160, 160, 160, 160, 160], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_f_u16", op: Mnemonic::VCmpFU16, encoding: Encoding::Vopc, opcodes: [X, X, 168, 168, 168, 168, 168], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ge_f16", op: Mnemonic::VCmpGeF16, encoding: Encoding::Vopc, opcodes: [X, X, 38, 38, 38, 38, 38], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ge_i16", op: Mnemonic::VCmpGeI16, encoding: Encoding::Vopc, opcodes: [X, X, 166, 166, 166, 166, 166], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ge_u16", op: Mnemonic::VCmpGeU16, encoding: Encoding::Vopc, opcodes: [X, X, 174, 174, 174, 174, 174], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_gt_f16", op: Mnemonic::VCmpGtF16, encoding: Encoding::Vopc, opcodes: [X, X, 36, 36, 36, 36, 36], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_gt_i16", op: Mnemonic::VCmpGtI16, encoding: Encoding::Vopc, opcodes: [X, X, 164, 164, 164, 164, 164], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_gt_u16", op: Mnemonic::VCmpGtU16, encoding: Encoding::Vopc, opcodes: [X, X, 172, 172, 172, 172, 172], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_le_f16", op: Mnemonic::VCmpLeF16, encoding: Encoding::Vopc, opcodes: [X, X, 35, 35, 35, 35, 35], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_le_i16", op: Mnemonic::VCmpLeI16, encoding: Encoding::Vopc, opcodes: [X, X, 163, 163, 163, 163, 163], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_le_u16", op: Mnemonic::VCmpLeU16, encoding: Encoding::Vopc, opcodes: [X, X, 171, 171, 171, 171, 171], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_lg_f16", op: Mnemonic::VCmpLgF16, encoding: Encoding::Vopc, opcodes: [X, X, 37, 37, 37, 37, 37], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_lt_f16", op: Mnemonic::VCmpLtF16, encoding: Encoding::Vopc, opcodes: [X, X, 33, 33, 33, 33, 33], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_lt_i16", op: Mnemonic::VCmpLtI16, encoding: Encoding::Vopc, opcodes: [X, X, 161, 161, 161, 161, 161], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_lt_u16", op: Mnemonic::VCmpLtU16, encoding: Encoding::Vopc, opcodes: [X, X, 169, 169, 169, 169, 169], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ne_i16", op: Mnemonic::VCmpNeI16, encoding: Encoding::Vopc, opcodes: [X, X, 165, 165, 165, 165, 165], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ne_u16", op: Mnemonic::VCmpNeU16, encoding: Encoding::Vopc, opcodes: [X, X, 173, 173, 173, 173, 173], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_neq_f16", op: Mnemonic::VCmpNeqF16, encoding: Encoding::Vopc, opcodes: [X, X, 45, 45, 45, 45, 45], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_nge_f16", op: Mnemonic::VCmpNgeF16, encoding: Encoding::Vopc, opcodes: [X, X, 41, 41, 41, 41, 41], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_ngt_f16", op: Mnemonic::VCmpNgtF16, encoding: Encoding::Vopc, opcodes: [X, X, 43, 43, 43, 43, 43], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_nle_f16", op: Mnemonic::VCmpNleF16, encoding: Encoding::Vopc, opcodes: [X, X, 44, 44, 44, 44, 44], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_nlg_f16", op: Mnemonic::VCmpNlgF16, encoding: Encoding::Vopc, opcodes: [X, X, 42, 42, 42, 42, 42], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_nlt_f16", op: Mnemonic::VCmpNltF16, encoding: Encoding::Vopc, opcodes: [X, X, 46, 46, 46, 46, 46], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_o_f16", op: Mnemonic::VCmpOF16, encoding: Encoding::Vopc, opcodes: [X, X, 39, 39, 39, 39, 39], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_t_i16", op: Mnemonic::VCmpTI16, encoding: Encoding::Vopc, opcodes: [X, X, 167, 167, 167, 167, 167], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_t_u16", op: Mnemonic::VCmpTU16, encoding: Encoding::Vopc, opcodes: [X, X, 175, 175, 175, 175, 175], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_tru_f16", op: Mnemonic::VCmpTruF16, encoding: Encoding::Vopc, opcodes: [X, X, 47, 47, 47, 47, 47], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmp_u_f16", op: Mnemonic::VCmpUF16, encoding: Encoding::Vopc, opcodes: [X, X, 40, 40, 40, 40, 40], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_class_f16", op: Mnemonic::VCmpxClassF16, encoding: Encoding::Vopc, opcodes: [X, X, 21, 21, 21, 21, 21], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_eq_f16", op: Mnemonic::VCmpxEqF16, encoding: Encoding::Vopc, opcodes: [X, X, 50, 50, 50, 50, 50], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_eq_i16", op: Mnemonic::VCmpxEqI16, encoding: Encoding::Vopc, opcodes: [X, X, 178, 178, 178, 178, 178], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_eq_u16", op: Mnemonic::VCmpxEqU16, encoding: Encoding::Vopc, opcodes: [X, X, 186, 186, 186, 186, 186], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_f_f16", op: Mnemonic::VCmpxFF16, encoding: Encoding::Vopc, opcodes: [X, X, 48, 48, 48, 48, 48], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_f_i16", op: Mnemonic::VCmpxFI16, encoding: Encoding::Vopc, opcodes: [X, X, 176, 176, 176, 176, 176], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_f_u16", op: Mnemonic::VCmpxFU16, encoding: Encoding::Vopc, opcodes: [X, X, 184, 184, 184, 184, 184], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ge_f16", op: Mnemonic::VCmpxGeF16, encoding: Encoding::Vopc, opcodes: [X, X, 54, 54, 54, 54, 54], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ge_i16", op: Mnemonic::VCmpxGeI16, encoding: Encoding::Vopc, opcodes: [X, X, 182, 182, 182, 182, 182], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ge_u16", op: Mnemonic::VCmpxGeU16, encoding: Encoding::Vopc, opcodes: [X, X, 190, 190, 190, 190, 190], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_gt_f16", op: Mnemonic::VCmpxGtF16, encoding: Encoding::Vopc, opcodes: [X, X, 52, 52, 52, 52, 52], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_gt_i16", op: Mnemonic::VCmpxGtI16, encoding: Encoding::Vopc, opcodes: [X, X, 180, 180, 180, 180, 180], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_gt_u16", op: Mnemonic::VCmpxGtU16, encoding: Encoding::Vopc, opcodes: [X, X, 188, 188, 188, 188, 188], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_le_f16", op: Mnemonic::VCmpxLeF16, encoding: Encoding::Vopc, opcodes: [X, X, 51, 51, 51, 51, 51], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_le_i16", op: Mnemonic::VCmpxLeI16, encoding: Encoding::Vopc, opcodes: [X, X, 179, 179, 179, 179, 179], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_le_u16", op: Mnemonic::VCmpxLeU16, encoding: Encoding::Vopc, opcodes: [X, X, 187, 187, 187, 187, 187], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_lg_f16", op: Mnemonic::VCmpxLgF16, encoding: Encoding::Vopc, opcodes: [X, X, 53, 53, 53, 53, 53], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_lt_f16", op: Mnemonic::VCmpxLtF16, encoding: Encoding::Vopc, opcodes: [X, X, 49, 49, 49, 49, 49], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_lt_i16", op: Mnemonic::VCmpxLtI16, encoding: Encoding::Vopc, opcodes: [X, X, 177, 177, 177, 177, 177], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_lt_u16", op: Mnemonic::VCmpxLtU16, encoding: Encoding::Vopc, opcodes: [X, X, 185, 185, 185, 185, 185], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ne_i16", op: Mnemonic::VCmpxNeI16, encoding: Encoding::Vopc, opcodes: [X, X, 181, 181, 181, 181, 181], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ne_u16", op: Mnemonic::VCmpxNeU16, encoding: Encoding::Vopc, opcodes: [X, X, 189, 189, 189, 189, 189], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_neq_f16", op: Mnemonic::VCmpxNeqF16, encoding: Encoding::Vopc, opcodes: [X, X, 61, 61, 61, 61, 61], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_nge_f16", op: Mnemonic::VCmpxNgeF16, encoding: Encoding::Vopc, opcodes: [X, X, 57, 57, 57, 57, 57], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_ngt_f16", op: Mnemonic::VCmpxNgtF16, encoding: Encoding::Vopc, opcodes: [X, X, 59, 59, 59, 59, 59], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_nle_f16", op: Mnemonic::VCmpxNleF16, encoding: Encoding::Vopc, opcodes: [X, X, 60, 60, 60, 60, 60], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_nlg_f16", op: Mnemonic::VCmpxNlgF16, encoding: Encoding::Vopc, opcodes: [X, X, 58, 58, 58, 58, 58], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_nlt_f16", op: Mnemonic::VCmpxNltF16, encoding: Encoding::Vopc, opcodes: [X, X, 62, 62, 62, 62, 62], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_o_f16", op: Mnemonic::VCmpxOF16, encoding: Encoding::Vopc, opcodes: [X, X, 55, 55, 55, 55, 55], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_t_i16", op: Mnemonic::VCmpxTI16, encoding: Encoding::Vopc, opcodes: [X, X, 183, 183, 183, 183, 183], operands: &[op!(Sdst B64), op!(Src0 I16), op!(Src1 I16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_t_u16", op: Mnemonic::VCmpxTU16, encoding: Encoding::Vopc, opcodes: [X, X, 191, 191, 191, 191, 191], operands: &[op!(Sdst B64), op!(Src0 U16), op!(Src1 U16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_tru_f16", op: Mnemonic::VCmpxTruF16, encoding: Encoding::Vopc, opcodes: [X, X, 63, 63, 63, 63, 63], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "v_cmpx_u_f16", op: Mnemonic::VCmpxUF16, encoding: Encoding::Vopc, opcodes: [X, X, 56, 56, 56, 56, 56], operands: &[op!(Sdst B64), op!(Src0 F16), op!(Src1 F16)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
 ];

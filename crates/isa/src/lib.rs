@@ -22,7 +22,7 @@ pub mod target;
 pub use aliases::{mnemonic_alias, mnemonic_aliases, MnemonicAlias};
 pub use decode::{decode, DecodeError};
 pub use encoding::{Encoding, Field};
-pub use generated::{flags, INSTRUCTIONS};
+pub use generated::{flags, Mnemonic, INSTRUCTIONS};
 pub use instruction::{Form, Instruction};
 pub use table::{DataType, InstrDef, InstrId, OperandDef, Role};
 pub use target::{Gen, Processor, Target, TargetError, PROCESSORS};

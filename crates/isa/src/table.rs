@@ -131,6 +131,8 @@ pub struct OperandDef {
 pub struct InstrDef {
     /// LLVM 19 spelling, without `_e32/_e64/_sdwa/_dpp`.
     pub mnemonic: &'static str,
+    /// The mnemonic as an enum value (rows of one mnemonic in several encodings share it).
+    pub op: crate::generated::Mnemonic,
     /// The encoding the opcodes belong to.
     pub encoding: Encoding,
     /// Opcode per generation ([`Gen::index`]), [`NO_OPCODE`] where absent.
