@@ -5,9 +5,16 @@
  *
  * Assumptions: code object v5 (LLVM 19 default) for the implicit kernel arguments,
  * uniform work-groups, wave64 (every GCN/CDNA target we build for).
+ *
+ * The same kernels also run on pocl (the OpenCL CPU implementation) as the reference for the
+ * emulator (tools/pocl-ref).  There __AMDGCN__ is not defined and the second branch below
+ * applies: pocl's standard built-ins, plus what standard OpenCL lacks, with the semantics of
+ * the AMDGCN branch.
  */
 #ifndef GCNKIT_GCN_H
 #define GCNKIT_GCN_H
+
+#ifdef __AMDGCN__
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
@@ -298,5 +305,169 @@ GCN_INLINE float gcn_readlane_f(float v, uint lane) {
 #define GCN_SWZ_XOR(m) (0x1f | ((m) << 10))
 #define gcn_swizzle_f(v, pattern) \
   __builtin_astype(__builtin_amdgcn_ds_swizzle(__builtin_astype((float)(v), int), (pattern)), float)
+
+#else /* !__AMDGCN__: pocl */
+
+/* pocl provides the standard OpenCL C library (work-item functions, int/uint atomics, math,
+ * native_*, fma, ...), so this branch defines only what the kernels use beyond it, with the
+ * semantics of the AMDGCN branch above.  pocl's CPU device has no cl_khr_fp16: the half
+ * helpers are left out, and kernels that compute in half do not build here.
+ *
+ * The wave64 cross-lane helpers (gcn_readlane*, gcn_readfirstlane, gcn_swizzle_f and the
+ * __builtin_amdgcn_* intrinsics) have no equivalent on a CPU and are deliberately left
+ * undefined: a kernel that uses them fails to build on pocl instead of silently computing
+ * something else. */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+
+#define GCN_INLINE static inline __attribute__((always_inline))
+#define GCN_OVL static inline __attribute__((overloadable, always_inline))
+
+/* ---- target feature macros ------------------------------------------------ */
+/* Not a GCN target: every "has hardware feature X" macro is 0, so kernels with a portable
+ * fallback compile it. */
+#define GCN_POCL 1
+#define GCN_GEN 0
+#define GCN_HAS_DPP 0
+#define GCN_HAS_MFMA 0
+#define GCN_HAS_NATIVE_FADD 0
+#define GCN_WAVE 64
+
+/* ---- work-item functions -------------------------------------------------- */
+/* pocl has no non-uniform work-groups.  tools/pocl-ref/pocl_run.py runs a launch whose global
+ * size is not a multiple of its local size as separate enqueues (the full groups, then the
+ * partial last group per dimension, each with the global offset where it starts) and builds
+ * the program with the real launch in GCN_POCL_*_{0,1,2}.  get_global_id and get_local_id are
+ * right as pocl computes them; the grid-wide values are rebuilt here.  get_local_size is the
+ * enqueued size, as in the AMDGCN branch (it reads the dispatch packet's workgroup_size). */
+#ifdef GCN_POCL_SPLIT
+GCN_INLINE size_t gcn_pocl_pick(uint d, size_t a, size_t b, size_t c, size_t other) {
+  return d == 0 ? a : d == 1 ? b : d == 2 ? c : other;
+}
+GCN_INLINE size_t gcn_pocl_global_size(uint d) {
+  return gcn_pocl_pick(d, GCN_POCL_GLOBAL_SIZE_0, GCN_POCL_GLOBAL_SIZE_1, GCN_POCL_GLOBAL_SIZE_2, 1);
+}
+GCN_INLINE size_t gcn_pocl_local_size(uint d) {
+  return gcn_pocl_pick(d, GCN_POCL_LOCAL_SIZE_0, GCN_POCL_LOCAL_SIZE_1, GCN_POCL_LOCAL_SIZE_2, 1);
+}
+GCN_INLINE size_t gcn_pocl_global_offset(uint d) {
+  return gcn_pocl_pick(d, GCN_POCL_GLOBAL_OFFSET_0, GCN_POCL_GLOBAL_OFFSET_1,
+                       GCN_POCL_GLOBAL_OFFSET_2, 0);
+}
+GCN_INLINE size_t gcn_pocl_group_id(uint d) {
+  return d < 3 ? (get_global_id(d) - get_local_id(d) - gcn_pocl_global_offset(d)) /
+                     gcn_pocl_local_size(d)
+               : 0;
+}
+GCN_INLINE size_t gcn_pocl_num_groups(uint d) {
+  size_t l = gcn_pocl_local_size(d);
+  return (gcn_pocl_global_size(d) + l - 1) / l;
+}
+#define get_global_size(d) gcn_pocl_global_size(d)
+#define get_local_size(d) gcn_pocl_local_size(d)
+#define get_global_offset(d) gcn_pocl_global_offset(d)
+#define get_group_id(d) gcn_pocl_group_id(d)
+#define get_num_groups(d) gcn_pocl_num_groups(d)
+#endif /* GCN_POCL_SPLIT */
+
+/* ---- atomics ---------------------------------------------------------------- */
+/* 64-bit integer atomics: the AMDGCN branch overloads the OpenCL 1.x names for long/ulong;
+ * pocl has them as atom_* (cl_khr_int64_base_atomics / _extended_atomics). */
+#define GCN_ATOM64(NAME, ATOM, T, AS)                                          \
+  GCN_OVL T NAME(volatile AS T *p, T v) { return ATOM(p, v); }
+#define GCN_ATOM64_FAMILY(NAME, ATOM)                                          \
+  GCN_ATOM64(NAME, ATOM, long, __global)                                       \
+  GCN_ATOM64(NAME, ATOM, ulong, __global)                                      \
+  GCN_ATOM64(NAME, ATOM, long, __local)                                        \
+  GCN_ATOM64(NAME, ATOM, ulong, __local)
+GCN_ATOM64_FAMILY(atomic_add, atom_add)
+GCN_ATOM64_FAMILY(atomic_sub, atom_sub)
+GCN_ATOM64_FAMILY(atomic_and, atom_and)
+GCN_ATOM64_FAMILY(atomic_or, atom_or)
+GCN_ATOM64_FAMILY(atomic_xor, atom_xor)
+GCN_ATOM64_FAMILY(atomic_min, atom_min)
+GCN_ATOM64_FAMILY(atomic_max, atom_max)
+GCN_ATOM64_FAMILY(atomic_xchg, atom_xchg)
+GCN_OVL long atomic_cmpxchg(volatile __global long *p, long cmp, long v) {
+  return atom_cmpxchg(p, cmp, v);
+}
+GCN_OVL ulong atomic_cmpxchg(volatile __global ulong *p, ulong cmp, ulong v) {
+  return atom_cmpxchg(p, cmp, v);
+}
+
+/* Read-modify-write through compare-and-swap on the bit pattern: the loop ends when the word
+ * still held what the new value was computed from (comparing bits, not values, so NaNs and
+ * -0 cannot make it spin or skip).  OP computes the new value `n` from the old `o`. */
+#define GCN_CAS_RMW(NAME, T, AS, U, CAS, OP)                                   \
+  GCN_OVL T NAME(volatile AS T *p, T v) {                                      \
+    volatile AS U *u = (volatile AS U *)p;                                     \
+    U seen = *u, want;                                                         \
+    do {                                                                       \
+      want = seen;                                                             \
+      T o = __builtin_astype(want, T);                                         \
+      T n = OP;                                                                \
+      seen = CAS(u, want, __builtin_astype(n, U));                             \
+    } while (seen != want);                                                    \
+    return __builtin_astype(seen, T);                                          \
+  }
+
+/* Wrapping increment/decrement (buffer_atomic_inc/dec semantics, as in the AMDGCN branch):
+ * inc: new = old >= lim ? 0 : old + 1;  dec: new = (old == 0 || old > lim) ? lim : old - 1. */
+#define GCN_INC_WRAP (o >= v ? 0 : o + 1)
+#define GCN_DEC_WRAP ((o == 0 || o > v) ? v : o - 1)
+GCN_CAS_RMW(atomic_inc_wrap, uint, __global, uint, atomic_cmpxchg, GCN_INC_WRAP)
+GCN_CAS_RMW(atomic_dec_wrap, uint, __global, uint, atomic_cmpxchg, GCN_DEC_WRAP)
+GCN_CAS_RMW(atomic_inc_wrap, uint, __local, uint, atomic_cmpxchg, GCN_INC_WRAP)
+GCN_CAS_RMW(atomic_dec_wrap, uint, __local, uint, atomic_cmpxchg, GCN_DEC_WRAP)
+GCN_CAS_RMW(atomic_inc_wrap, ulong, __global, ulong, atom_cmpxchg, GCN_INC_WRAP)
+
+/* Float atomics (the AMDGCN branch's set): add, and min/max with fmin/fmax (IEEE minNum /
+ * maxNum, the LLVM atomicrmw fmin/fmax semantics). */
+GCN_CAS_RMW(atomic_add, float, __global, uint, atomic_cmpxchg, o + v)
+GCN_CAS_RMW(atomic_add, float, __local, uint, atomic_cmpxchg, o + v)
+GCN_CAS_RMW(atomic_add, double, __global, ulong, atom_cmpxchg, o + v)
+GCN_CAS_RMW(atomic_max, float, __global, uint, atomic_cmpxchg, fmax(o, v))
+GCN_CAS_RMW(atomic_min, float, __global, uint, atomic_cmpxchg, fmin(o, v))
+/* The explicitly native float add of gfx90a/gfx942 is an ordinary atomic add here
+ * (GCN_HAS_NATIVE_FADD stays 0, so kernels normally take their portable path). */
+GCN_INLINE float gcn_atomic_fadd_native(__global float *p, float v) { return atomic_add(p, v); }
+GCN_INLINE double gcn_atomic_fadd_native_f64(__global double *p, double v) {
+  return atomic_add(p, v);
+}
+
+/* ---- integer functions ---------------------------------------------------- */
+/* Not in OpenCL C 1.2 (bit_reverse needs cl_khr_extended_bit_ops). */
+GCN_OVL uint bitreverse(uint x) { return __builtin_bitreverse32(x); }
+
+/* ---- float functions ------------------------------------------------------ */
+/* sin/cos without libm, as in the AMDGCN branch (kernels call gcn_sincos directly; sin and
+ * cos themselves are pocl's). */
+GCN_INLINE float gcn_sin_poly(float x) {
+  float x2 = x * x;
+  return x + x * x2 * (-1.6666654611e-1f + x2 * (8.3321608736e-3f + x2 * -1.9515295891e-4f));
+}
+GCN_INLINE float gcn_cos_poly(float x) {
+  float x2 = x * x;
+  return 1.0f - 0.5f * x2 + x2 * x2 * (4.166664568298827e-2f + x2 * (-1.388731625493765e-3f + x2 * 2.443315711809948e-5f));
+}
+GCN_INLINE float gcn_sincos(float x, float *c) {
+  float q = rint(x * 0.63661977236758134f); /* 2/pi */
+  int n = (int)q;
+  float r = fma(q, -1.5707962513e+00f, x);
+  r = fma(q, -7.5497894159e-08f, r);
+  float s = gcn_sin_poly(r), k = gcn_cos_poly(r);
+  float sn = (n & 1) ? k : s;
+  float cs = (n & 1) ? s : k;
+  *c = ((n + 1) & 2) ? -cs : cs;
+  return (n & 2) ? -sn : sn;
+}
+
+/* ---- cross-lane helpers ------------------------------------------------------ */
+/* The lane of a work-item in its wave64: waves are cut from the flattened local id, x fastest
+ * (gcn_lane_id is mbcnt on AMDGCN, but its value is defined without lanes). */
+GCN_INLINE uint gcn_lane_id(void) { return (uint)get_local_linear_id() & (GCN_WAVE - 1); }
+
+#endif /* __AMDGCN__ */
 
 #endif /* GCNKIT_GCN_H */
