@@ -1,4 +1,15 @@
 //! gcnkit-emu: a functional emulator for AMD GCN and CDNA compute kernels.
+//!
+//! Load a code object, allocate device memory, write and read it, and dispatch kernels on
+//! the CPU exactly as the ROCm runtime and the hardware set waves up. The library prints
+//! nothing and returns typed errors.
 #![warn(missing_docs)]
 
+pub mod exec;
 pub mod launch;
+pub mod memory;
+pub mod program;
+pub mod semantics;
+pub mod wave;
+#[cfg(test)]
+pub(crate) mod testing;

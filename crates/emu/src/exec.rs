@@ -1,0 +1,123 @@
+//! The execution loop of one wave, what an operation returns, and faults.
+
+use gcnkit_isa::Target;
+
+use crate::memory::{Memory, MemoryFault};
+use crate::program::{Op, Program};
+use crate::wave::{Wave, WaveStatus};
+
+/// The signature of every semantic function: apply the operation to the wave.
+pub type ExecFn = fn(&mut Wave, &Op, &mut Env<'_>) -> Result<Flow, Fault>;
+
+/// What the loop does after an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on with `wave.pc` (the semantic set it for branches).
+    Next,
+    /// The wave waits at a barrier.
+    Barrier,
+    /// The wave has ended.
+    End,
+}
+
+/// Why a wave stopped with an error. The dispatcher adds where (launch, kernel, work-group,
+/// wave, program counter, instruction text).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Fault {
+    /// A memory access touched an unmapped address.
+    #[error("memory fault: {0}")]
+    Memory(#[from] MemoryFault),
+    /// The instruction decodes but the emulator has no semantics for it.
+    #[error("{0} is not emulated")]
+    NotEmulated(String),
+    /// The word does not decode as an instruction of this target.
+    #[error("illegal instruction word {0:#010x}")]
+    Illegal(u32),
+    /// `s_trap`.
+    #[error("s_trap {0} (the kernel trapped{1})")]
+    Trap(u32, &'static str),
+    /// The wave executed more instructions than allowed.
+    #[error("the wave exceeded the limit of {0} instructions")]
+    MaxInstructions(u64),
+    /// The program counter left the code.
+    #[error("the program counter left the kernel's code (jump to {0:#x})")]
+    BadJump(u64),
+    /// Some other condition the operation cannot handle, described.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// Apertures and other dispatch-wide constants the semantics read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Apertures {
+    /// Base of the LDS (shared) aperture.
+    pub shared_base: u64,
+    /// Base of the private (scratch) aperture.
+    pub private_base: u64,
+}
+
+/// Everything an operation may touch besides its wave.
+pub struct Env<'a> {
+    /// The target.
+    pub target: &'a Target,
+    /// Global memory.
+    pub mem: &'a Memory,
+    /// The work-group's LDS.
+    pub lds: &'a mut [u8],
+    /// The program (for indirect jumps).
+    pub program: &'a Program,
+    /// Flat apertures.
+    pub apertures: Apertures,
+    /// A counter standing in for the shader clock (`s_memtime`): instructions executed by
+    /// the wave so far, which keeps runs reproducible.
+    pub clock: u64,
+    /// Trap ids that end the dispatch with an error (2 = llvm.trap); others are ignored.
+    pub trap_aborts: bool,
+}
+
+/// An operation for an instruction the emulator has no semantics for.
+pub fn not_emulated(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    Err(Fault::NotEmulated(op.inst.mnemonic().to_string()))
+}
+
+/// An operation for a word that does not decode.
+pub fn illegal_instruction(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    Err(Fault::Illegal(op.inst.bits as u32))
+}
+
+/// Runs `wave` until it ends, reaches a barrier, or faults. At most `budget` more
+/// instructions run (the fault then is [`Fault::MaxInstructions`] with `limit`).
+pub fn run_wave(
+    wave: &mut Wave,
+    program: &Program,
+    env: &mut Env<'_>,
+    limit: u64,
+) -> Result<Flow, Fault> {
+    let ops = &program.ops[..];
+    loop {
+        let Some(op) = ops.get(wave.pc) else {
+            return Err(Fault::BadJump(program.base + program.len));
+        };
+        if wave.instructions >= limit {
+            return Err(Fault::MaxInstructions(limit));
+        }
+        wave.pc += 1;
+        wave.instructions += 1;
+        match (op.exec)(wave, op, env) {
+            Ok(Flow::Next) => {}
+            Ok(Flow::Barrier) => {
+                wave.status = WaveStatus::AtBarrier;
+                return Ok(Flow::Barrier);
+            }
+            Ok(Flow::End) => {
+                wave.status = WaveStatus::Done;
+                return Ok(Flow::End);
+            }
+            Err(e) => {
+                // Leave pc at the faulting operation for the report.
+                wave.pc -= 1;
+                return Err(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Program control: SOPP (branches, barriers, waits, traps, messages, priorities) and the
+//! SOP1/SOPK instructions that move the program counter (`s_getpc_b64`, `s_setpc_b64`,
+//! `s_swappc_b64`, `s_call_b64`).
+//!
+//! Memory operations complete before the next instruction in this emulator, so `s_waitcnt`
+//! has nothing to wait for; waves of a work-group interleave only at barriers, so
+//! `s_sleep`, `s_setprio` and the performance hints change no result.
+
+use gcnkit_isa::{Instruction, Mnemonic as M};
+
+use crate::exec::{Env, ExecFn, Fault, Flow};
+use crate::program::{BuildContext, Op};
+use crate::semantics::valu::scalar64;
+use crate::wave::Wave;
+
+/// The semantic function for `inst`, if it is program control.
+pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option<ExecFn> {
+    let _ = (op, ctx);
+    Some(match inst.def().op {
+        M::SNop
+        | M::SWaitcnt
+        | M::SSleep
+        | M::SIcacheInv
+        | M::SIncperflevel
+        | M::SDecperflevel
+        | M::STtracedata
+        | M::SWakeup
+        | M::SSethalt
+        | M::SSetkill => nothing,
+        M::SSetprio => set_priority,
+        M::SEndpgm | M::SEndpgmSaved | M::SEndpgmOrderedPsDone => end_program,
+        M::SBranch => branch,
+        M::SCbranchScc0 => cbranch_scc0,
+        M::SCbranchScc1 => cbranch_scc1,
+        M::SCbranchVccz => cbranch_vccz,
+        M::SCbranchVccnz => cbranch_vccnz,
+        M::SCbranchExecz => cbranch_execz,
+        M::SCbranchExecnz => cbranch_execnz,
+        // No debugger is attached: the conditions are false.
+        M::SCbranchCdbgsys | M::SCbranchCdbguser | M::SCbranchCdbgsysOrUser | M::SCbranchCdbgsysAndUser => {
+            nothing
+        }
+        M::SBarrier => barrier,
+        M::STrap => trap,
+        M::SSendmsg | M::SSendmsghalt => send_message,
+        M::SGetpcB64 => get_pc,
+        M::SSetpcB64 => set_pc,
+        M::SSwappcB64 => swap_pc,
+        M::SCallB64 => call,
+        _ => return None,
+    })
+}
+
+fn nothing(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    Ok(Flow::Next)
+}
+
+fn set_priority(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    w.priority = op.imm as u32 & 3;
+    Ok(Flow::Next)
+}
+
+fn end_program(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    Ok(Flow::End)
+}
+
+#[inline(always)]
+fn jump(w: &mut Wave, op: &Op) -> Result<Flow, Fault> {
+    if op.target == u32::MAX {
+        let simm = op.imm as u16 as i16 as i64;
+        return Err(Fault::BadJump((op.addr as i64 + 4 + simm * 4) as u64));
+    }
+    w.pc = op.target as usize;
+    Ok(Flow::Next)
+}
+
+fn branch(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    jump(w, op)
+}
+
+macro_rules! conditional {
+    ($name:ident, |$w:ident| $cond:expr) => {
+        fn $name($w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+            if $cond {
+                jump($w, op)
+            } else {
+                Ok(Flow::Next)
+            }
+        }
+    };
+}
+
+conditional!(cbranch_scc0, |w| !w.scc);
+conditional!(cbranch_scc1, |w| w.scc);
+conditional!(cbranch_vccz, |w| w.vcc() == 0);
+conditional!(cbranch_vccnz, |w| w.vcc() != 0);
+conditional!(cbranch_execz, |w| w.exec() == 0);
+conditional!(cbranch_execnz, |w| w.exec() != 0);
+
+fn barrier(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    Ok(Flow::Barrier)
+}
+
+/// `s_trap N`: trap id 2 is `llvm.trap` (abort), 3 `llvm.debugtrap` and 1 a debugger
+/// breakpoint, which are no-ops without a debugger (see docs/emulator-abi.md). Every other
+/// id reaches the runtime's trap handler, which reports it: the dispatch stops.
+fn trap(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    let id = op.imm as u32 & 0xff;
+    match id {
+        1 | 3 => Ok(Flow::Next),
+        2 => Err(Fault::Trap(id, ": llvm.trap / __builtin_trap")),
+        _ => Err(Fault::Trap(id, "")),
+    }
+}
+
+/// `s_sendmsg`: compute kernels send no messages that change their results (MSG_DEALLOC_VGPRS
+/// and the like only release resources), so they are accepted and dropped.
+fn send_message(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    Ok(Flow::Next)
+}
+
+/// Address of the operation after `op`.
+#[inline]
+fn next_addr(op: &Op) -> u64 {
+    op.addr + op.inst.len as u64
+}
+
+fn get_pc(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    w.set_sreg64(op.sdst, next_addr(op));
+    Ok(Flow::Next)
+}
+
+fn jump_to_address(w: &mut Wave, env: &Env<'_>, addr: u64) -> Result<Flow, Fault> {
+    match env.program.op_at(addr) {
+        Some(i) => {
+            w.pc = i;
+            Ok(Flow::Next)
+        }
+        None => Err(Fault::BadJump(addr)),
+    }
+}
+
+fn set_pc(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
+    let target = scalar64(w, env, op.src[0]);
+    jump_to_address(w, env, target)
+}
+
+fn swap_pc(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
+    // Read the target before writing the return address: they may be the same registers.
+    let target = scalar64(w, env, op.src[0]);
+    w.set_sreg64(op.sdst, next_addr(op));
+    jump_to_address(w, env, target)
+}
+
+fn call(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    w.set_sreg64(op.sdst, next_addr(op));
+    jump(w, op)
+}

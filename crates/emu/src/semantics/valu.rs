@@ -1,0 +1,446 @@
+//! The vector-ALU framework shared by every VALU family: reading a source as 64 lanes with
+//! its modifiers (constants and scalars broadcast, abs/neg, SDWA selects, DPP lane movement),
+//! and writing a destination under EXEC with clamp, omod and SDWA destination selects.
+//!
+//! Each operation is then a lane function applied over plain arrays, which the compiler
+//! vectorises. The `unary32!`-style macros at the end make one semantic function per
+//! operation from a lane expression.
+
+use crate::exec::Env;
+use crate::program::{Op, Src, SpecialSrc};
+use crate::wave::{sreg, Lanes, Wave, LANES};
+
+/// 64 lanes of 64-bit values.
+pub type Lanes64 = [u64; LANES];
+
+/// Reads a scalar (wave-uniform) source as 32 bits.
+#[inline(always)]
+pub fn scalar32(w: &Wave, env: &Env<'_>, src: Src) -> u32 {
+    match src {
+        Src::Sreg(i) => w.s[i as usize],
+        Src::Imm(v) => v as u32,
+        Src::Special(s) => special(w, env, s) as u32,
+        // A VGPR where a scalar is expected: lane 0 (only reached by invalid programs).
+        Src::Vreg(r) => w.v[r as usize][0],
+        Src::None => 0,
+    }
+}
+
+/// Reads a scalar (wave-uniform) source as 64 bits.
+#[inline(always)]
+pub fn scalar64(w: &Wave, env: &Env<'_>, src: Src) -> u64 {
+    match src {
+        Src::Sreg(i) => w.sreg64(i),
+        Src::Imm(v) => v,
+        Src::Special(s) => special(w, env, s),
+        Src::Vreg(r) => w.v[r as usize][0] as u64 | (w.v[r as usize + 1][0] as u64) << 32,
+        Src::None => 0,
+    }
+}
+
+/// The value of a read-only special source.
+pub fn special(w: &Wave, env: &Env<'_>, s: SpecialSrc) -> u64 {
+    match s {
+        SpecialSrc::Vccz => (w.vcc() == 0) as u64,
+        SpecialSrc::Execz => (w.exec() == 0) as u64,
+        SpecialSrc::Scc => w.scc as u64,
+        SpecialSrc::SharedBase => env.apertures.shared_base,
+        SpecialSrc::SharedLimit => env.apertures.shared_base | 0xffff_ffff,
+        SpecialSrc::PrivateBase => env.apertures.private_base,
+        SpecialSrc::PrivateLimit => env.apertures.private_base | 0xffff_ffff,
+        SpecialSrc::PopsExitingWaveId => 0,
+        SpecialSrc::LdsDirect => {
+            let addr = w.s[sreg::M0 as usize] as usize & 0xffff;
+            env.lds
+                .get(addr..addr + 4)
+                .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64)
+        }
+    }
+}
+
+/// Reads a source as 32-bit lanes without modifiers.
+#[inline(always)]
+pub fn raw32(w: &Wave, env: &Env<'_>, src: Src) -> Lanes {
+    match src {
+        Src::Vreg(r) => w.v[r as usize],
+        s => [scalar32(w, env, s); LANES],
+    }
+}
+
+/// Reads a source as 64-bit lanes without modifiers (a VGPR pair, or a 64-bit scalar).
+#[inline(always)]
+pub fn raw64(w: &Wave, env: &Env<'_>, src: Src) -> Lanes64 {
+    match src {
+        Src::Vreg(r) => {
+            let lo = &w.v[r as usize];
+            let hi = &w.v[r as usize + 1];
+            std::array::from_fn(|i| lo[i] as u64 | (hi[i] as u64) << 32)
+        }
+        s => [scalar64(w, env, s); LANES],
+    }
+}
+
+/// Reads source `i` as 32-bit lanes with every modifier the form has.
+#[inline(always)]
+pub fn src32(w: &Wave, op: &Op, env: &Env<'_>, i: usize) -> Lanes {
+    let mut v = raw32(w, env, op.src[i]);
+    let m = &op.mods;
+    if i == 0 {
+        if let Some(dpp) = m.dpp {
+            v = dpp_move(&v, dpp.ctrl, dpp.bound_ctrl, w.exec());
+        }
+    }
+    if let Some(sdwa) = m.sdwa {
+        if i < 2 {
+            let (sel, sext) = (sdwa.src_sel[i], sdwa.sext[i]);
+            for x in v.iter_mut() {
+                *x = sdwa_select(*x, sel, sext);
+            }
+        }
+    }
+    let (abs, neg) = (m.abs[i] as u32, m.neg[i] as u32);
+    if abs | neg != 0 {
+        for x in v.iter_mut() {
+            *x = (*x & !abs) ^ neg;
+        }
+    }
+    v
+}
+
+/// Reads source `i` as 64-bit lanes with abs/neg applied.
+#[inline(always)]
+pub fn src64(w: &Wave, op: &Op, env: &Env<'_>, i: usize) -> Lanes64 {
+    let mut v = raw64(w, env, op.src[i]);
+    if i == 0 {
+        if let Some(dpp) = op.mods.dpp {
+            let lo: Lanes = std::array::from_fn(|l| v[l] as u32);
+            let hi: Lanes = std::array::from_fn(|l| (v[l] >> 32) as u32);
+            let lo = dpp_move(&lo, dpp.ctrl, dpp.bound_ctrl, w.exec());
+            let hi = dpp_move(&hi, dpp.ctrl, dpp.bound_ctrl, w.exec());
+            v = std::array::from_fn(|l| lo[l] as u64 | (hi[l] as u64) << 32);
+        }
+    }
+    let (abs, neg) = (op.mods.abs[i], op.mods.neg[i]);
+    if abs | neg != 0 {
+        for x in v.iter_mut() {
+            *x = (*x & !abs) ^ neg;
+        }
+    }
+    v
+}
+
+/// SDWA source select: byte 0..3, word 0/1, or the dword; zero- or sign-extended.
+#[inline(always)]
+pub fn sdwa_select(x: u32, sel: u8, sext: bool) -> u32 {
+    match sel {
+        0..=3 => {
+            let b = (x >> (8 * sel)) as u8;
+            if sext {
+                b as i8 as i32 as u32
+            } else {
+                b as u32
+            }
+        }
+        4 | 5 => {
+            let h = (x >> (16 * (sel - 4))) as u16;
+            if sext {
+                h as i16 as i32 as u32
+            } else {
+                h as u32
+            }
+        }
+        _ => x,
+    }
+}
+
+/// The lane a DPP control reads for `lane`, or `None` when it is outside the source range.
+#[inline]
+pub fn dpp_source_lane(ctrl: u16, lane: usize) -> Option<usize> {
+    let row = lane & !15;
+    let r = lane & 15;
+    let n = (ctrl & 15) as usize;
+    match ctrl {
+        0x000..=0x0ff => Some((lane & !3) | ((ctrl as usize >> ((lane & 3) * 2)) & 3)),
+        0x101..=0x10f => (r + n < 16).then_some(row + r + n),
+        0x111..=0x11f => (r >= n).then(|| row + r - n),
+        0x121..=0x12f => Some(row + (r + 16 - n) % 16),
+        0x130 => (lane < 63).then_some(lane + 1),
+        0x134 => Some((lane + 1) % 64),
+        0x138 => lane.checked_sub(1),
+        0x13c => Some((lane + 63) % 64),
+        0x140 => Some(row + 15 - r),
+        0x141 => Some(row + (r & 8) + 7 - (r & 7)),
+        0x142 => (row >= 16).then(|| row - 1),
+        0x143 => (row >= 32).then_some(31),
+        0x150..=0x15f => Some(row + n),
+        _ => None,
+    }
+}
+
+/// Moves src0's lanes as the DPP control says. Lanes whose source is out of range or
+/// disabled read 0 when `bound_ctrl` is set; otherwise [`write_mask`] leaves them unwritten
+/// and the value here does not matter.
+pub fn dpp_move(v: &Lanes, ctrl: u16, bound_ctrl: bool, exec: u64) -> Lanes {
+    let _ = bound_ctrl;
+    std::array::from_fn(|l| match dpp_source_lane(ctrl, l) {
+        Some(s) if exec >> s & 1 != 0 => v[s],
+        _ => 0,
+    })
+}
+
+/// The lanes an instruction writes: EXEC, and for DPP the row and bank masks and (without
+/// bound_ctrl) only lanes whose source lane is valid and enabled.
+#[inline(always)]
+pub fn write_mask(w: &Wave, op: &Op) -> u64 {
+    let exec = w.exec();
+    let Some(dpp) = op.mods.dpp else { return exec };
+    let mut mask = exec;
+    for lane in 0..LANES {
+        let row = lane / 16;
+        let bank = (lane % 16) / 4;
+        let on = dpp.row_mask >> row & 1 != 0 && dpp.bank_mask >> bank & 1 != 0;
+        let src_ok = match dpp_source_lane(dpp.ctrl, lane) {
+            Some(s) => exec >> s & 1 != 0,
+            None => false,
+        };
+        if !on || (!src_ok && !dpp.bound_ctrl) {
+            mask &= !(1u64 << lane);
+        }
+    }
+    mask
+}
+
+/// Applies omod and clamp to a float result of `bits` (32 or 64) when the instruction has
+/// them. `dx10` is MODE.DX10_CLAMP (NaN clamps to 0).
+#[inline]
+fn out_mods32(x: u32, omod: u8, clamp: bool, dx10: bool) -> u32 {
+    let mut f = f32::from_bits(x);
+    f = match omod {
+        1 => f * 2.0,
+        2 => f * 4.0,
+        3 => f * 0.5,
+        _ => f,
+    };
+    if clamp {
+        f = if f.is_nan() {
+            if dx10 {
+                0.0
+            } else {
+                f
+            }
+        } else {
+            f.clamp(0.0, 1.0)
+        };
+    }
+    f.to_bits()
+}
+
+#[inline]
+fn out_mods64(x: u64, omod: u8, clamp: bool, dx10: bool) -> u64 {
+    let mut f = f64::from_bits(x);
+    f = match omod {
+        1 => f * 2.0,
+        2 => f * 4.0,
+        3 => f * 0.5,
+        _ => f,
+    };
+    if clamp {
+        f = if f.is_nan() {
+            if dx10 {
+                0.0
+            } else {
+                f
+            }
+        } else {
+            f.clamp(0.0, 1.0)
+        };
+    }
+    f.to_bits()
+}
+
+#[inline]
+fn out_mods16(x: u32, omod: u8, clamp: bool, dx10: bool) -> u32 {
+    let f = half::f16::from_bits(x as u16).to_f32();
+    let r = out_mods32(f.to_bits(), omod, clamp, dx10);
+    (x & 0xffff_0000) | half::f16::from_f32(f32::from_bits(r)).to_bits() as u32
+}
+
+/// Writes a 32-bit result to the vector destination under the write mask, with the float
+/// output modifiers and the SDWA destination select.
+#[inline(always)]
+pub fn write32(w: &mut Wave, op: &Op, r: &Lanes) {
+    let mask = write_mask(w, op);
+    write32_masked(w, op, r, mask)
+}
+
+/// [`write32`] with an explicit lane mask.
+#[inline(always)]
+pub fn write32_masked(w: &mut Wave, op: &Op, r: &Lanes, mask: u64) {
+    let m = &op.mods;
+    let mut r = *r;
+    if (m.clamp || m.omod != 0) && m.float_bits != 0 {
+        let dx10 = w.mode.dx10_clamp();
+        match m.float_bits {
+            16 => r.iter_mut().for_each(|x| *x = out_mods16(*x, m.omod, m.clamp, dx10)),
+            _ => r.iter_mut().for_each(|x| *x = out_mods32(*x, m.omod, m.clamp, dx10)),
+        }
+    }
+    let d = &mut w.v[op.vdst as usize];
+    if let Some(sdwa) = m.sdwa {
+        for l in 0..LANES {
+            if mask >> l & 1 != 0 {
+                d[l] = sdwa_dst(d[l], r[l], sdwa.dst_sel, sdwa.dst_unused);
+            }
+        }
+        return;
+    }
+    if mask == u64::MAX {
+        *d = r;
+    } else {
+        for l in 0..LANES {
+            if mask >> l & 1 != 0 {
+                d[l] = r[l];
+            }
+        }
+    }
+}
+
+/// SDWA destination: place the result's low bits in the selected part; the rest is zero
+/// (UNUSED_PAD), sign-extended (UNUSED_SEXT) or kept (UNUSED_PRESERVE).
+#[inline]
+pub fn sdwa_dst(old: u32, r: u32, sel: u8, unused: u8) -> u32 {
+    let (shift, width) = match sel {
+        0..=3 => (8 * sel as u32, 8),
+        4 | 5 => (16 * (sel as u32 - 4), 16),
+        _ => return r,
+    };
+    let field_mask = ((1u64 << width) - 1) as u32;
+    let val = (r & field_mask) << shift;
+    let place = field_mask << shift;
+    match unused {
+        2 => (old & !place) | val,
+        1 => {
+            // Sign-extend the field upward; bits below it are zero.
+            let top = shift + width;
+            let ext = if (r >> (width - 1)) & 1 != 0 && top < 32 {
+                !0u32 << top
+            } else {
+                0
+            };
+            val | ext
+        }
+        _ => val,
+    }
+}
+
+/// Writes a 64-bit result to the vector destination pair under the write mask, with the
+/// float output modifiers.
+#[inline(always)]
+pub fn write64(w: &mut Wave, op: &Op, r: &Lanes64) {
+    let mask = write_mask(w, op);
+    let m = &op.mods;
+    let mut r = *r;
+    if (m.clamp || m.omod != 0) && m.float_bits == 64 {
+        let dx10 = w.mode.dx10_clamp();
+        r.iter_mut()
+            .for_each(|x| *x = out_mods64(*x, m.omod, m.clamp, dx10));
+    }
+    let d = op.vdst as usize;
+    for l in 0..LANES {
+        if mask >> l & 1 != 0 {
+            w.v[d][l] = r[l] as u32;
+            w.v[d + 1][l] = (r[l] >> 32) as u32;
+        }
+    }
+}
+
+/// Writes a lane mask (a compare result, a carry-out) to the scalar destination pair.
+#[inline(always)]
+pub fn write_sdst_mask(w: &mut Wave, op: &Op, mask: u64) {
+    w.set_sreg64(op.sdst, mask);
+}
+
+/// Collects a per-lane condition into a mask, over the lanes of `active`.
+#[inline(always)]
+pub fn lane_mask(active: u64, f: impl Fn(usize) -> bool) -> u64 {
+    let mut m = 0u64;
+    for l in 0..LANES {
+        m |= (f(l) as u64) << l;
+    }
+    m & active
+}
+
+/// Defines a semantic function for a one-source 32-bit operation from a lane expression
+/// `|a, mode| -> u32`.
+#[macro_export]
+macro_rules! unary32 {
+    ($name:ident, |$a:ident, $m:ident| $body:expr) => {
+        pub(crate) fn $name(
+            w: &mut $crate::wave::Wave,
+            op: &$crate::program::Op,
+            env: &mut $crate::exec::Env<'_>,
+        ) -> Result<$crate::exec::Flow, $crate::exec::Fault> {
+            let a = $crate::semantics::valu::src32(w, op, env, 0);
+            #[allow(unused_variables)]
+            let $m = w.mode;
+            let r: $crate::wave::Lanes = std::array::from_fn(|l| {
+                let $a = a[l];
+                $body
+            });
+            $crate::semantics::valu::write32(w, op, &r);
+            Ok($crate::exec::Flow::Next)
+        }
+    };
+}
+
+/// Defines a semantic function for a two-source 32-bit operation from a lane expression
+/// `|a, b, mode| -> u32`.
+#[macro_export]
+macro_rules! binary32 {
+    ($name:ident, |$a:ident, $b:ident, $m:ident| $body:expr) => {
+        pub(crate) fn $name(
+            w: &mut $crate::wave::Wave,
+            op: &$crate::program::Op,
+            env: &mut $crate::exec::Env<'_>,
+        ) -> Result<$crate::exec::Flow, $crate::exec::Fault> {
+            let a = $crate::semantics::valu::src32(w, op, env, 0);
+            let b = $crate::semantics::valu::src32(w, op, env, 1);
+            #[allow(unused_variables)]
+            let $m = w.mode;
+            let r: $crate::wave::Lanes = std::array::from_fn(|l| {
+                let $a = a[l];
+                let $b = b[l];
+                $body
+            });
+            $crate::semantics::valu::write32(w, op, &r);
+            Ok($crate::exec::Flow::Next)
+        }
+    };
+}
+
+/// Defines a semantic function for a three-source 32-bit operation from a lane expression
+/// `|a, b, c, mode| -> u32`.
+#[macro_export]
+macro_rules! ternary32 {
+    ($name:ident, |$a:ident, $b:ident, $c:ident, $m:ident| $body:expr) => {
+        pub(crate) fn $name(
+            w: &mut $crate::wave::Wave,
+            op: &$crate::program::Op,
+            env: &mut $crate::exec::Env<'_>,
+        ) -> Result<$crate::exec::Flow, $crate::exec::Fault> {
+            let a = $crate::semantics::valu::src32(w, op, env, 0);
+            let b = $crate::semantics::valu::src32(w, op, env, 1);
+            let c = $crate::semantics::valu::src32(w, op, env, 2);
+            #[allow(unused_variables)]
+            let $m = w.mode;
+            let r: $crate::wave::Lanes = std::array::from_fn(|l| {
+                let $a = a[l];
+                let $b = b[l];
+                let $c = c[l];
+                $body
+            });
+            $crate::semantics::valu::write32(w, op, &r);
+            Ok($crate::exec::Flow::Next)
+        }
+    };
+}
