@@ -80,6 +80,13 @@ class ElemType:
         return self.dtype.itemsize * self.lanes
 
 
+def elem_type(name, what):
+    try:
+        return ElemType(name)
+    except RunError as e:
+        raise RunError(f"{what}: {e.args[0]}")
+
+
 # ---------------------------------------------------------------------------------------------
 # Value conversions (the spec's rounding rules)
 # ---------------------------------------------------------------------------------------------
@@ -132,6 +139,9 @@ def convert_float64(values, et):
     if not np.all(np.isfinite(values)):
         raise RunError(f"cannot store a NaN or infinity in a {et.scalar} buffer")
     r = np.rint(values)
+    if np.all(np.abs(r) < 2.0 ** 63):
+        u = r.astype(np.int64).view(np.uint64)  # two's complement: modulo 2^64
+        return u.astype(np.dtype(f"<u{et.dtype.itemsize}")).view(et.dtype)
     return ints_to_type([int(x) for x in r], et)
 
 
@@ -274,6 +284,9 @@ def generate(name, et, count, init):
             with np.errstate(over="ignore"):
                 u = np.uint64(lo & MASK64) + r
             a = u.astype(np.dtype(f"<u{et.dtype.itemsize}")).view(et.dtype)
+        elif max(abs(lo), abs(hi)) <= 1 << 53:
+            # Every value is exact in float64, so the conversion below is the only rounding.
+            a = convert_float64(float(lo) + r.astype(np.float64), et)
         else:
             a = ints_to_type([lo + int(v) for v in r], et)
     elif kind == "randfloat":
@@ -336,7 +349,7 @@ def parse_description(path):
     for name, b in bufs.items():  # json keeps file order
         if not isinstance(b, dict):
             raise RunError(f"buffer {name!r}: must be an object")
-        et = ElemType(need(b, "type", f"buffer {name!r}"))
+        et = elem_type(need(b, "type", f"buffer {name!r}"), f"buffer {name!r}")
         count = to_int_value(need(b, "count", f"buffer {name!r}"), f"buffer {name!r} count")
         if count < 0:
             raise RunError(f"buffer {name!r}: negative count {count}")
@@ -392,7 +405,7 @@ def check_launch(li, l, buffers):
             if a.get("name") not in buffers:
                 raise RunError(f"{what}: unknown buffer {a.get('name')!r}")
         elif k == "scalar":
-            et = ElemType(need(a, "type", what))
+            et = elem_type(need(a, "type", what), what)
             v = need(a, "value", what)
             vals = v if isinstance(v, list) else [v]
             if len(vals) != et.lanes:
@@ -448,7 +461,7 @@ class StderrToFile:
         return False
 
 
-def compile_source(cl, ctx, source, options):
+def compile_source(cl, ctx, source, options, force_header=False):
     """Build `source` on pocl: (program, None) or (None, build log).  The raw program class is
     used so that pyopencl adds no options and no cache of its own (pocl caches builds, keyed
     on the preprocessed source, so header changes are seen)."""
@@ -456,6 +469,10 @@ def compile_source(cl, ctx, source, options):
         src = Path(source).read_text()
     except OSError as e:
         raise RunError(f"{source}: cannot read: {e.strerror}")
+    if force_header:
+        # A split launch is right only with gcn.h's work-item functions; its include guard
+        # makes this harmless for a source that includes it already.
+        src = f'#include "gcn.h"\n#line 1\n{src}'
     prg = cl._cl._Program(ctx, src)
     with StderrToFile():
         try:
@@ -476,8 +493,9 @@ def shlex_quote(s):
     return shlex.quote(s)
 
 
-def build_program(cl, ctx, source, includes, defines=()):
-    prg, log = compile_source(cl, ctx, source, build_options(source, includes, defines))
+def build_program(cl, ctx, source, includes, defines=(), force_header=False):
+    prg, log = compile_source(cl, ctx, source, build_options(source, includes, defines),
+                              force_header)
     if prg is None:
         first = next((ln for ln in log.splitlines() if "error" in ln), log.splitlines()[0] if log else "")
         raise RunError(f"{source}: build on pocl failed: {first}", log)
@@ -542,15 +560,25 @@ def split_ranges(g, loc, off):
     return pieces
 
 
-def run(args):
-    import pyopencl as cl  # imported here so --self-test and argument errors need no OpenCL
+def split_defines(g, loc, off):
+    """Build options for a launch with a partial work-group: the real grid, for gcn.h's
+    GCN_POCL_SPLIT work-item functions."""
+    defines = ["-DGCN_POCL_SPLIT=1"]
+    for d in range(3):
+        gd = g[d] if d < len(g) else 1
+        ld = loc[d] if d < len(loc) else 1
+        od = off[d] if d < len(off) else 0
+        defines += [f"-DGCN_POCL_GLOBAL_SIZE_{d}={gd}", f"-DGCN_POCL_LOCAL_SIZE_{d}={ld}",
+                    f"-DGCN_POCL_GLOBAL_OFFSET_{d}={od}"]
+    return defines
 
-    buffers, launches, outputs = parse_description(args.launch)
+
+def load_inputs(buffers, inputs_dir):
     inputs = {}
     for b in buffers.values():
         data = None
-        if args.inputs:
-            f = Path(args.inputs) / f"{b.name}.in.bin"
+        if inputs_dir:
+            f = Path(inputs_dir) / f"{b.name}.in.bin"
             if f.exists():
                 data = f.read_bytes()
                 if len(data) != b.nbytes:
@@ -560,37 +588,35 @@ def run(args):
         if data is None:
             data = generate(b.name, b.et, b.count, b.init)
         inputs[b.name] = data
+    return inputs
+
+
+def run(args):
+    import pyopencl as cl  # imported here so --self-test and argument errors need no OpenCL
+
+    buffers, launches, outputs = parse_description(args.launch)
+    inputs = load_inputs(buffers, args.inputs)
+    if args.write_inputs:
+        # Written before anything runs: a launch that crashes pocl can still be reproduced.
+        write_files(args.write_inputs, {f"{n}.in.bin": inputs[n].tobytes() for n in buffers})
 
     ctx, dev = pocl_context(cl)
-    needs_split = any(any(gd % ld for gd, ld in zip(dims(i, l, "global"), dims(i, l, "local")))
-                      for i, l in enumerate(launches))
     programs = {}
-
-    def program_for(l, li):
-        """The program for launch l: one shared build, or for a launch with a partial
-        work-group one built with the real grid in GCN_POCL_* macros (gcn.h)."""
+    grids = []
+    kernels = []
+    # Build every program, create every kernel and check its arguments before anything runs.
+    for li, l in enumerate(launches):
         g, loc = dims(li, l, "global"), dims(li, l, "local")
         off = dims(li, l, "offset", [0] * len(g))
+        grids.append((g, loc, off))
         if all(gd % ld == 0 for gd, ld in zip(g, loc)):
-            key = ()
-            defines = []
+            key, defines = (), []
         else:
-            key = (tuple(g), tuple(loc), tuple(off))
-            defines = ["-DGCN_POCL_SPLIT=1"]
-            for d in range(3):
-                gd = g[d] if d < len(g) else 1
-                ld = loc[d] if d < len(loc) else 1
-                od = off[d] if d < len(off) else 0
-                defines += [f"-DGCN_POCL_GLOBAL_SIZE_{d}={gd}", f"-DGCN_POCL_LOCAL_SIZE_{d}={ld}",
-                            f"-DGCN_POCL_GLOBAL_OFFSET_{d}={od}"]
+            key, defines = (tuple(g), tuple(loc), tuple(off)), split_defines(g, loc, off)
         if key not in programs:
-            programs[key] = build_program(cl, ctx, args.source, args.include, defines)
-        return programs[key]
-
-    # Build every program and check every launch's arguments before anything runs.
-    kernels = []
-    for li, l in enumerate(launches):
-        prg = program_for(l, li)
+            programs[key] = build_program(cl, ctx, args.source, args.include, defines,
+                                          force_header=bool(defines))
+        prg = programs[key]
         try:
             k = cl.Kernel(prg, l["kernel"])
         except cl.Error:
@@ -603,39 +629,49 @@ def run(args):
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
     mf = cl.mem_flags
     clbufs = {}
-    for b in buffers.values():  # in file order
-        host = inputs[b.name]
-        if b.nbytes == 0:
-            clbufs[b.name] = cl.Buffer(ctx, mf.READ_WRITE, 1)  # OpenCL has no empty buffers
-        else:
-            clbufs[b.name] = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
-    queue.finish()
+    try:
+        for b in buffers.values():  # in file order
+            if b.nbytes == 0:
+                clbufs[b.name] = cl.Buffer(ctx, mf.READ_WRITE, 1)  # OpenCL has no empty buffers
+            else:
+                clbufs[b.name] = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
+                                           hostbuf=inputs[b.name])
+        queue.finish()
+    except cl.Error as e:
+        raise RunError(f"buffer {b.name!r} ({b.nbytes} bytes): pocl cannot create it: {e}")
+
+    # Every launch has its own kernel object, so all arguments are set before the first launch.
+    for li, (l, k) in enumerate(zip(launches, kernels)):
+        for ai, a in enumerate(l.get("args", [])):
+            try:
+                if a["kind"] == "buffer":
+                    k.set_arg(ai, clbufs[a["name"]])
+                elif a["kind"] == "scalar":
+                    k.set_arg(ai, np.frombuffer(a["_bytes"], dtype=np.uint8))
+                else:
+                    k.set_arg(ai, cl.LocalMemory(max(1, to_int_value(a["bytes"], "bytes"))))
+            except cl.Error as e:
+                extra = ""
+                if a["kind"] == "scalar":
+                    extra = f" (the description gives a {a['_et'].name}, {len(a['_bytes'])} bytes)"
+                raise RunError(f"launch {li} ({l['kernel']}) arg {ai}: pocl refused the "
+                               f"argument{extra}: {e}")
 
     exec_ns = 0
     wall = 0.0
     workgroups = 0
     enqueues = 0
     for li, (l, k) in enumerate(zip(launches, kernels)):
-        for ai, a in enumerate(l.get("args", [])):
-            kind = a["kind"]
-            if kind == "buffer":
-                k.set_arg(ai, clbufs[a["name"]])
-            elif kind == "scalar":
-                k.set_arg(ai, np.frombuffer(a["_bytes"], dtype=np.uint8))
-            else:
-                k.set_arg(ai, cl.LocalMemory(max(1, to_int_value(a["bytes"], "bytes"))))
-        g, loc = dims(li, l, "global"), dims(li, l, "local")
-        off = dims(li, l, "offset", [0] * len(g))
+        g, loc, off = grids[li]
         if any(x == 0 for x in g):
             continue  # an empty grid runs nothing
         t0 = time.perf_counter()
         events = []
         try:
             for piece in split_ranges(g, loc, off):
-                pg = [p[0] for p in piece]
-                pl = [p[1] for p in piece]
-                po = [p[2] for p in piece]
-                events.append(cl.enqueue_nd_range_kernel(queue, k, pg, pl, global_work_offset=po))
+                events.append(cl.enqueue_nd_range_kernel(
+                    queue, k, [p[0] for p in piece], [p[1] for p in piece],
+                    global_work_offset=[p[2] for p in piece]))
                 enqueues += 1
             queue.finish()
         except cl.Error as e:
@@ -659,8 +695,6 @@ def run(args):
 
     names = list(buffers) if args.dump_all else outputs
     write_files(args.out, {f"{n}.out.bin": results[n].tobytes() for n in names})
-    if args.write_inputs:
-        write_files(args.write_inputs, {f"{n}.in.bin": inputs[n].tobytes() for n in buffers})
     if args.json:
         print(json.dumps({
             "runner": "pocl",
@@ -668,9 +702,12 @@ def run(args):
             "launches": len(launches),
             "workgroups": workgroups,
             "enqueues": enqueues,
-            "split_launches": needs_split,
+            # Time between each launch's start and end on the device (pocl's profiling
+            # events), summed: without building, without pocl's compilation of the kernel
+            # for a work-group size at its first enqueue, without buffer transfers.
             "exec_seconds": exec_ns * 1e-9,
-            "wall_seconds": wall,
+            # Wall time of the launches including that compilation.
+            "launch_wall_seconds": wall,
         }))
 
 
