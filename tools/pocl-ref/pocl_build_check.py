@@ -16,31 +16,32 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pocl_run  # noqa: E402
 
 
+HALF = "half arithmetic (pocl's CPU device has no cl_khr_fp16)"
+
+
 def reasons(log):
-    """Short reasons from a pocl build log: the undeclared identifiers and other errors."""
-    found = []
-
-    def add(x):
-        if x not in found:
-            found.append(x)
-
+    """Short reasons from a pocl build log: the AMD-only builtins and gcn.h helpers that are
+    undeclared, half arithmetic, or else the first error messages."""
+    names, other, half = [], [], False
     for line in log.splitlines():
         if "error:" not in line:
             continue
         msg = line.split("error:", 1)[1].strip()
         msg = re.sub(r"^\S+:\d+:\d+(?: <Spelling=[^>]*>)?: ", "", msg)
         m = re.search(r"(?:undeclared (?:function|identifier)|unknown type name) '([^']+)'", msg)
-        if m:
-            add(f"`{m.group(1)}`")
-            continue
-        if "builtin is not supported on this target" in msg or "not supported on this target" in msg:
-            add("AMDGCN builtin: " + msg)
-            continue
-        if re.search(r"half|fp16", msg):
-            add("half arithmetic (pocl has no cl_khr_fp16): " + msg)
-            continue
-        add(msg)
-    return found
+        if re.search(r"\bhalf\b|fp16", msg):
+            half = True
+        elif m:
+            if f"`{m.group(1)}`" not in names:
+                names.append(f"`{m.group(1)}`")
+        elif msg not in other:
+            other.append(msg)
+    if half:
+        # Declarations that failed on half leave their variables undeclared: only the names
+        # that come from AMDGCN or gcn.h are worth listing then.
+        names = [n for n in names if re.match(r"`(__builtin_amdgcn_|gcn_|GCN_)", n)]
+        other = []
+    return ([HALF] if half else []) + names + other
 
 
 def main(argv):

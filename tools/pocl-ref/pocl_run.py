@@ -5,7 +5,7 @@ pocl, the OpenCL CPU implementation, with exactly the buffers, launches and outp
 `gcn run` uses with the compiled code object, so the two can be compared byte for byte.
 
 usage: pocl_run.py LAUNCH.json --source K.cl [-I DIR ...] --out DIR [--inputs DIR]
-                   [--write-inputs DIR] [--dump-all] [--json]
+                   [--write-inputs DIR] [--dump-all] [--json] [--threads N]
        pocl_run.py --self-test
 
 It runs under /usr/bin/python3 because that is the interpreter with pyopencl and pocl installed.
@@ -865,6 +865,8 @@ def main(argv=None):
     p.add_argument("--write-inputs", help="write the initial contents as <name>.in.bin here")
     p.add_argument("--dump-all", action="store_true", help="write every buffer, not only outputs")
     p.add_argument("--json", action="store_true", help="print run statistics as one JSON object")
+    p.add_argument("--threads", type=int, help="pocl worker threads (1: work-groups run one "
+                   "after another, so atomics happen in a repeatable order)")
     p.add_argument("--self-test", action="store_true", help="check the generators and exit")
     try:
         args = p.parse_args(argv)
@@ -872,6 +874,12 @@ def main(argv=None):
             return self_test()
         if not args.launch or not args.source or not args.out:
             raise RunError("usage: pocl_run.py LAUNCH.json --source K.cl --out DIR [...]")
+        if args.threads is not None:
+            if args.threads < 1:
+                raise RunError("--threads must be at least 1")
+            # Read by pocl when the platform is first opened (the name changed in pocl 4).
+            os.environ["POCL_MAX_PTHREAD_COUNT"] = str(args.threads)
+            os.environ["POCL_CPU_MAX_CU_COUNT"] = str(args.threads)
         run(args)
         return 0
     except RunError as e:
