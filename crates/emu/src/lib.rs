@@ -5,8 +5,11 @@
 //! nothing and returns typed errors.
 #![warn(missing_docs)]
 
+pub mod dispatch;
+pub mod error;
 pub mod exec;
 pub mod launch;
+pub mod loader;
 pub mod memory;
 pub mod program;
 pub mod semantics;
