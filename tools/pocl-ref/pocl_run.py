@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Reference runner for launch descriptions (docs: ../../../shared/docs/launch-spec.md, kept in
-the repository as the launch-description contract): runs the OpenCL source of a test kernel on
-pocl, the OpenCL CPU implementation, with exactly the buffers, launches and outputs that
-`gcn run` uses with the compiled code object, so the two can be compared byte for byte.
+"""Reference runner for launch descriptions (the JSON format of ../shared/docs/launch-spec.md, which
+`gcn run` reads): runs the OpenCL source of the kernels on pocl, the OpenCL CPU implementation,
+with exactly the buffers, launches and outputs that `gcn run` uses with the compiled code object,
+so that the two runs can be compared buffer by buffer.
 
 usage: pocl_run.py LAUNCH.json --source K.cl [-I DIR ...] --out DIR [--inputs DIR]
                    [--write-inputs DIR] [--dump-all] [--json] [--threads N]
@@ -435,9 +435,15 @@ def pocl_context(cl):
 
 
 def build_options(source, includes, defines=()):
+    """The build options: gcn.h's directory, the source's own (pocl compiles a copy of the
+    source elsewhere, so quoted includes are not found next to it otherwise), then every -I."""
     opts = list(BASE_BUILD_OPTIONS)
     for d in [HEADER_DIR, Path(source).resolve().parent] + [Path(i) for i in includes]:
-        opts += ["-I", str(Path(d).resolve())]
+        d = str(Path(d).resolve())
+        if any(c.isspace() for c in d):
+            # pocl splits the option string at white space and knows no quoting.
+            raise RunError(f"include directory {d!r}: a path with white space cannot be passed to pocl")
+        opts += ["-I", d]
     return opts + list(defines)
 
 
@@ -476,7 +482,7 @@ def compile_source(cl, ctx, source, options, force_header=False):
     prg = cl._cl._Program(ctx, src)
     with StderrToFile():
         try:
-            prg.build(" ".join(shlex_quote(o) for o in options), ctx.devices)
+            prg.build(" ".join(options), ctx.devices)
             return prg, None
         except cl.Error as e:
             try:
@@ -488,16 +494,12 @@ def compile_source(cl, ctx, source, options, force_header=False):
     return None, log.strip()
 
 
-def shlex_quote(s):
-    import shlex
-    return shlex.quote(s)
-
-
 def build_program(cl, ctx, source, includes, defines=(), force_header=False):
     prg, log = compile_source(cl, ctx, source, build_options(source, includes, defines),
                               force_header)
     if prg is None:
         first = next((ln for ln in log.splitlines() if "error" in ln), log.splitlines()[0] if log else "")
+        first = re.sub(r"^error:\s*", "", first)
         raise RunError(f"{source}: build on pocl failed: {first}", log)
     return prg
 
@@ -538,6 +540,26 @@ def check_args(cl, kernel, li, l):
             known = TYPE_RE.match(tn)
             if known and known.group(1) in SCALAR_TYPES and tn != a["_et"].name:
                 raise RunError(f"{what}: a {a['_et'].name} given for parameter {pn!r} of type {tn}")
+
+
+def check_reqd_size(cl, kernel, dev, li, l, g, loc, off):
+    """A kernel with reqd_work_group_size runs only with that local size, so on pocl it cannot
+    run a partial work-group (which is enqueued with the remainder as its local size)."""
+    try:
+        reqd = list(kernel.get_work_group_info(cl.kernel_work_group_info.COMPILE_WORK_GROUP_SIZE, dev))
+    except cl.Error:
+        return
+    if not any(reqd):
+        return
+    for piece in split_ranges(g, loc, off):
+        pl = [p[1] for p in piece] + [1] * (3 - len(piece))
+        if pl != reqd:
+            partial = pl[:len(loc)] != loc
+            raise RunError(f"launch {li} ({l['kernel']}): the kernel requires work-groups of "
+                           f"{reqd} (reqd_work_group_size) and the launch has "
+                           + (f"a partial group of {pl[:len(loc)]} (global {g}, local {loc}), "
+                              "which pocl can only run as a launch of its own with that local size"
+                              if partial else f"local {loc}"))
 
 
 def split_ranges(g, loc, off):
@@ -624,6 +646,7 @@ def run(args):
             raise RunError(f"launch {li}: no kernel {l['kernel']!r} in {args.source} "
                            f"(kernels: {', '.join(names)})")
         check_args(cl, k, li, l)
+        check_reqd_size(cl, k, dev, li, l, g, loc, off)
         kernels.append(k)
 
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
