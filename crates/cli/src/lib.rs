@@ -6,3 +6,4 @@ pub mod disasm;
 pub mod info;
 pub mod input;
 pub mod rebuild;
+pub mod run;

@@ -1,6 +1,6 @@
 //! `gcn`: the gcnkit command-line tool.
 
-use gcnkit_cli::{asm, disasm, info};
+use gcnkit_cli::{asm, disasm, info, run};
 
 use std::process::ExitCode;
 
@@ -24,6 +24,9 @@ enum Command {
     /// Show what a code object, offload bundle or HIP fat binary holds: target, kernels,
     /// descriptors, metadata, symbols.
     Info(info::InfoArgs),
+    /// Run the kernels of a launch description on the CPU with the emulator, and write the
+    /// output buffers.
+    Run(run::RunArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
         Command::Asm(args) => asm::run(&args),
         Command::Disasm(args) => disasm::run(&args),
         Command::Info(args) => info::run(&args),
+        Command::Run(args) => run::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -5,14 +5,21 @@
 //! nothing and returns typed errors.
 #![warn(missing_docs)]
 
+pub mod device;
 pub mod dispatch;
 pub mod error;
 pub mod exec;
 pub mod launch;
 pub mod loader;
 pub mod memory;
+pub mod runner;
 pub mod program;
 pub mod semantics;
 pub mod wave;
 #[cfg(test)]
 pub(crate) mod testing;
+
+pub use device::Device;
+pub use dispatch::{ArgValue, Grid, LaunchOptions, LaunchStats};
+pub use error::{EmuError, FaultReport};
+pub use loader::{Kernel, KernelArg, Module};
