@@ -550,9 +550,10 @@ fn resolve_valu(inst: &Instruction, def: &InstrDef, op: &mut Op, literal: Option
     let ext = |lo, w| inst.ext_bits(lo, w);
     let ty_of = |role| def.operand(role).map(|o| o.ty);
     // Which value each source field holds, by form.
+    let vop3_encoded = matches!(inst.encoding, Encoding::Vop3 | Encoding::Vop3p);
     let (src0_value, src1_value) = match inst.form {
-        Form::Native => (f(Field::Src0), f(Field::Vsrc1) + 256),
-        Form::Vop3 => (f(Field::Src0), f(Field::Src1)),
+        _ if vop3_encoded => (f(Field::Src0), f(Field::Src1)),
+        Form::Native | Form::Vop3 => (f(Field::Src0), f(Field::Vsrc1) + 256),
         Form::Sdwa => {
             let gfx9 = gen.is_gfx9_family();
             let s0 = if gfx9 && ext(23, 1) != 0 { 0 } else { 256 };
@@ -561,7 +562,7 @@ fn resolve_valu(inst: &Instruction, def: &InstrDef, op: &mut Op, literal: Option
         }
         Form::Dpp => (ext(0, 8) + 256, f(Field::Vsrc1) + 256),
     };
-    let native_or_ext = matches!(inst.form, Form::Native | Form::Sdwa | Form::Dpp);
+    let native_or_ext = !vop3_encoded;
     for (i, role) in [Role::Src0, Role::Src1, Role::Src2].into_iter().enumerate() {
         let Some(ty) = ty_of(role) else { continue };
         let value = match role {
@@ -585,11 +586,11 @@ fn resolve_valu(inst: &Instruction, def: &InstrDef, op: &mut Op, literal: Option
     let vop3b = def.has(flags::VOP3B);
     if def.operand(Role::Sdst).is_some() {
         op.sdst = match inst.form {
-            Form::Vop3 if vop3b || def.encoding == Encoding::Vop2 => {
+            _ if vop3_encoded && (vop3b || def.encoding == Encoding::Vop2) => {
                 sreg_index(gen, f(Field::Sdst)).unwrap_or(sreg::NULL)
             }
             // VOPC e64 and v_readlane/v_readfirstlane: the VDST field.
-            Form::Vop3 => sreg_index(gen, f(Field::Vdst)).unwrap_or(sreg::NULL),
+            _ if vop3_encoded => sreg_index(gen, f(Field::Vdst)).unwrap_or(sreg::NULL),
             Form::Sdwa if def.encoding == Encoding::Vopc && gen.is_gfx9_family() && ext(15, 1) != 0 => {
                 sreg_index(gen, ext(8, 7)).unwrap_or(sreg::NULL)
             }

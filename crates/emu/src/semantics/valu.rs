@@ -444,3 +444,45 @@ macro_rules! ternary32 {
         }
     };
 }
+
+/// Reads source `i` as 16-bit lanes: the low half, or the high half when the VOP3 op_sel
+/// bit of the source is set (gfx9+). SDWA selects and abs/neg were applied by [`src32`].
+#[inline(always)]
+pub fn src16(w: &Wave, op: &Op, env: &Env<'_>, i: usize) -> [u16; LANES] {
+    let v = src32(w, op, env, i);
+    let shift = if op.mods.sdwa.is_none() && op.mods.op_sel >> i & 1 != 0 {
+        16
+    } else {
+        0
+    };
+    std::array::from_fn(|l| (v[l] >> shift) as u16)
+}
+
+/// Writes a 16-bit result. With op_sel bit 3 (gfx9+ VOP3) it goes to the high half and the
+/// low half is kept; otherwise to the low half with the high half zeroed, as gfx8 and gfx9
+/// do for 16-bit VALU results (SDWA destinations follow their select).
+#[inline(always)]
+pub fn write16(w: &mut Wave, op: &Op, r: &[u16; LANES]) {
+    if op.mods.sdwa.is_none() && op.mods.op_sel & 8 != 0 {
+        let mask = write_mask(w, op);
+        let old = w.v[op.vdst as usize];
+        let merged: Lanes = std::array::from_fn(|l| (old[l] & 0xffff) | (r[l] as u32) << 16);
+        // Output modifiers act on the 16-bit value, which is in the high half here.
+        let mut plain = *op;
+        plain.mods.clamp = false;
+        plain.mods.omod = 0;
+        let merged = if (op.mods.clamp || op.mods.omod != 0) && op.mods.float_bits == 16 {
+            let dx10 = w.mode.dx10_clamp();
+            std::array::from_fn(|l| {
+                let hi = out_mods16(merged[l] >> 16, op.mods.omod, op.mods.clamp, dx10) & 0xffff;
+                (merged[l] & 0xffff) | hi << 16
+            })
+        } else {
+            merged
+        };
+        write32_masked(w, &plain, &merged, mask);
+        return;
+    }
+    let wide: Lanes = std::array::from_fn(|l| r[l] as u32);
+    write32(w, op, &wide);
+}
