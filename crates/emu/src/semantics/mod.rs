@@ -30,7 +30,8 @@ mod flat;
 pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option<ExecFn> {
     let def = inst.def();
     match def.encoding {
-        Encoding::Sopp => sopp::select(inst, op, ctx),
+        // The SOPP index-mode rows (s_set_gpr_idx_off/_mode) are scalar-ALU state.
+        Encoding::Sopp => sopp::select(inst, op, ctx).or_else(|| salu::select(inst, op, ctx)),
         Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc | Encoding::Sopk => {
             sopp::select(inst, op, ctx).or_else(|| salu::select(inst, op, ctx))
         }
