@@ -313,10 +313,11 @@ GCN_INLINE float gcn_readlane_f(float v, uint lane) {
  * semantics of the AMDGCN branch above.  pocl's CPU device has no cl_khr_fp16: the half
  * helpers are left out, and kernels that compute in half do not build here.
  *
- * The wave64 cross-lane helpers (gcn_readlane*, gcn_readfirstlane, gcn_swizzle_f and the
- * __builtin_amdgcn_* intrinsics) have no equivalent on a CPU and are deliberately left
- * undefined: a kernel that uses them fails to build on pocl instead of silently computing
- * something else. */
+ * The wave64 cross-lane helpers (gcn_readlane*, gcn_readfirstlane, gcn_swizzle_f) and the
+ * __builtin_amdgcn_* intrinsics have no equivalent on a CPU and are deliberately left
+ * undefined, so that a kernel using them fails to build on pocl instead of silently computing
+ * something else; only three intrinsics that involve no other lane are given their meaning
+ * (sad_u8, s_sleep, fence, below). */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
@@ -462,6 +463,23 @@ GCN_INLINE float gcn_sincos(float x, float *c) {
   *c = ((n + 1) & 2) ? -cs : cs;
   return (n & 2) ? -sn : sn;
 }
+
+/* ---- AMDGCN builtins without lanes -------------------------------------------- */
+/* A few kernels call these directly.  Their meaning involves no other lane, so pocl can have
+ * it, and the other kernels of those files get a reference. */
+/* v_sad_u8: the sum of the absolute differences of the four byte pairs, plus c (mod 2^32). */
+GCN_INLINE uint gcn_pocl_sad_u8(uint a, uint b, uint c) {
+  uint s = c;
+  for (uint k = 0; k < 32; k += 8)
+    s += abs_diff((a >> k) & 0xffu, (b >> k) & 0xffu);
+  return s;
+}
+#define __builtin_amdgcn_sad_u8(a, b, c) gcn_pocl_sad_u8((a), (b), (c))
+/* s_sleep only tells the wave scheduler to wait a while. */
+#define __builtin_amdgcn_s_sleep(n) ((void)(n))
+/* A fence with the given order; the scope ("agent", "workgroup", ...) does not matter on a
+ * CPU, where every thread shares one coherent memory. */
+#define __builtin_amdgcn_fence(order, scope) __atomic_thread_fence(order)
 
 /* ---- cross-lane helpers ------------------------------------------------------ */
 /* The lane of a work-item in its wave64: waves are cut from the flattened local id, x fastest

@@ -718,6 +718,13 @@ def run(args):
 
     names = list(buffers) if args.dump_all else outputs
     write_files(args.out, {f"{n}.out.bin": results[n].tobytes() for n in names})
+    # The spec requires every buffer not in outputs to come out unchanged (the emulator is
+    # checked for that); a description that forgets an output is caught here.
+    changed = [n for n in buffers if n not in outputs and
+               results[n].tobytes() != inputs[n].tobytes()]
+    for n in changed:
+        print(f"pocl_run: warning: buffer {n!r} is not in outputs, but the launches changed it",
+              file=sys.stderr)
     if args.json:
         print(json.dumps({
             "runner": "pocl",
@@ -725,6 +732,7 @@ def run(args):
             "launches": len(launches),
             "workgroups": workgroups,
             "enqueues": enqueues,
+            "changed_unlisted": changed,
             # Time between each launch's start and end on the device (pocl's profiling
             # events), summed: without building, without pocl's compilation of the kernel
             # for a work-group size at its first enqueue, without buffer transfers.

@@ -156,6 +156,29 @@ def test_atomics(tmp):
     check("--inputs replaces the generated contents", got == 512.0, f"{got} {p.stderr}")
 
 
+def test_builtins(tmp):
+    desc = {"buffers": {
+        "a": {"type": "uint", "count": 512, "init": {"kind": "randint", "lo": 0, "hi": 0xFFFFFFFF, "seed": 1}},
+        "b": {"type": "uint", "count": 512, "init": {"kind": "randint", "lo": 0, "hi": 0xFFFFFFFF, "seed": 2}},
+        "c": {"type": "uint", "count": 512, "init": {"kind": "randint", "lo": 0, "hi": 0xFFFFFFFF, "seed": 3,
+                                                       "set": [[0, 0xFFFFFFFF]]}},
+        "out": {"type": "uint", "count": 512}},
+        "launches": [{"kernel": "sad", "global": [512], "local": [64], "args": [
+            {"kind": "buffer", "name": n} for n in ("a", "b", "c", "out")]}],
+        "outputs": {"out": {"kind": "exact"}}}
+    out, inp = Path(tmp) / "sad_out", Path(tmp) / "sad_in"
+    p = run(desc, HERE / "builtins.cl", out, "--write-inputs", str(inp), tmp=tmp)
+    if p.returncode != 0:
+        check("__builtin_amdgcn_sad_u8", False, p.stderr.strip())
+        return
+    a, b, c = (np.fromfile(inp / f"{n}.in.bin", dtype=np.uint32) for n in "abc")
+    got = np.fromfile(out / "out.out.bin", dtype=np.uint32)
+    want = [(int(z) + sum(abs(((int(x) >> k) & 255) - ((int(y) >> k) & 255)) for k in (0, 8, 16, 24)))
+            & 0xFFFFFFFF for x, y, z in zip(a, b, c)]
+    check("__builtin_amdgcn_sad_u8 (wraps modulo 2^32)", list(got) == want,
+          f"{sum(int(g) != w for g, w in zip(got, want))} of 512 wrong")
+
+
 def test_errors(tmp):
     good = {"buffers": {"x": {"type": "float", "count": 16}, "y": {"type": "float", "count": 16}},
             "launches": [{"kernel": "saxpy", "global": [16], "local": [16], "args": [
@@ -203,6 +226,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_ids(tmp)
         test_atomics(tmp)
+        test_builtins(tmp)
         test_errors(tmp)
     failed = results.count(False)
     print(f"{len(results) - failed} of {len(results)} checks passed")
