@@ -137,14 +137,15 @@ pub struct LengthMismatch {
 pub fn compare(tol: &Tolerance, elem: ElemType, expected: &[u8], actual: &[u8]) -> Comparison {
     let esz = elem.size_bytes().max(1) as usize;
     let mut out = Comparison::default();
-    if expected.len() != actual.len() || expected.len() % esz != 0 {
+    let whole = |bytes: &[u8]| bytes.len() / esz * esz;
+    if expected.len() != actual.len() || whole(expected) != expected.len() {
         out.length_mismatch = Some(LengthMismatch {
             expected_bytes: expected.len() as u64,
             actual_bytes: actual.len() as u64,
         });
     }
-    let expected = &expected[..expected.len() / esz * esz];
-    let actual = &actual[..actual.len() / esz * esz];
+    let expected = &expected[..whole(expected)];
+    let actual = &actual[..whole(actual)];
     match tol.compare {
         CompareMode::Elementwise => pairwise(tol.kind, elem.scalar, expected, actual, &mut out),
         CompareMode::Multiset => {

@@ -106,7 +106,7 @@ impl fmt::Display for Number {
 /// An integral float64 as an integer, when it lies within -2^63 ..= 2^64 - 1.
 fn float_to_int(f: f64) -> Option<i128> {
     // 2^64 is exactly representable; every float below it in magnitude fits i128 exactly.
-    ((-9_223_372_036_854_775_808.0..18_446_744_073_709_551_616.0).contains(&f)).then(|| f as i128)
+    ((-9_223_372_036_854_775_808.0..18_446_744_073_709_551_616.0).contains(&f)).then_some(f as i128)
 }
 
 /// The bits of integer `v` in scalar type `s`, zero-extended to 64 bits.
