@@ -13,7 +13,7 @@ use crate::{binary32, ternary32, unary32};
 
 /// The semantic function for `inst`, if it is an integer VALU operation.
 pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option<ExecFn> {
-    let _ = ctx;
+    let _ = (ctx, op);
     let def = inst.def();
     let gen = inst.gen;
     let has_sdst = def.operand(Role::Sdst).is_some();
