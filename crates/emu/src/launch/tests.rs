@@ -1187,3 +1187,91 @@ fn json_syntax_errors_give_line_and_column() {
         Err(LaunchError::Json { .. })
     ));
 }
+
+// ---- robustness: no panic on any input ----
+
+#[test]
+fn mangled_descriptions_give_errors_not_panics() {
+    let base = SPEC_EXAMPLE.as_bytes();
+    let pieces: [&[u8]; 10] = [
+        b"-",
+        b"1e400",
+        b"\"",
+        b"[",
+        b"}",
+        b"0.5",
+        b"99999999999999999999",
+        b"\"float3\"",
+        b"null",
+        b"\xC3\xA9",
+    ];
+    let mut parsed = 0;
+    for round in 0..4000u64 {
+        let mut text = base.to_vec();
+        for k in 0..1 + round % 3 {
+            let x = splitmix64(round, k);
+            let at = (x % text.len() as u64) as usize;
+            let len = ((x >> 32) % 6) as usize;
+            let end = (at + len).min(text.len());
+            if x & (1 << 20) != 0 {
+                text.splice(at..end, pieces[((x >> 24) % 10) as usize].iter().copied());
+            } else {
+                text.drain(at..end);
+            }
+        }
+        let Ok(text) = String::from_utf8(text) else {
+            continue;
+        };
+        let Ok(d) = LaunchDescription::parse(&text) else {
+            continue;
+        };
+        parsed += 1;
+        for b in &d.buffers {
+            if b.size_bytes().is_ok_and(|n| n <= 1 << 20) {
+                let bytes = b.generate().expect("a parsed description generates");
+                for o in &d.outputs {
+                    assert!(compare(&o.tolerance, b.elem, &bytes, &bytes).passed());
+                }
+            }
+        }
+    }
+    // Some mutations land in places that keep the description valid.
+    assert!(parsed > 100, "{parsed}");
+}
+
+#[test]
+fn compare_takes_any_bytes() {
+    let kinds = [
+        ToleranceKind::Exact,
+        ToleranceKind::Ulp { max_ulp: 3 },
+        ToleranceKind::Rel {
+            rtol: 1e-3,
+            atol: 0.0,
+        },
+    ];
+    let modes = [
+        CompareMode::Elementwise,
+        CompareMode::Multiset,
+        CompareMode::Sum,
+    ];
+    for (round, s) in (0u64..).zip(Scalar::ALL.into_iter().cycle().take(44)) {
+        let elem = ElemType::vector(s, [1, 2, 4, 16][round as usize % 4]).unwrap();
+        let bytes =
+            |seed: u64, n: u64| -> Vec<u8> { (0..n).map(|i| splitmix64(seed, i) as u8).collect() };
+        let e = bytes(round, 64 + round % 7);
+        let a = bytes(round + 1000, 64 + round % 5);
+        for kind in kinds {
+            for mode in modes {
+                let t = tol(kind, mode);
+                let c = compare(&t, elem, &e, &a);
+                assert!(c.first_mismatches.len() <= MAX_REPORTED);
+                // Every array equals itself, NaNs included, under every rule.
+                let whole = &e[..e.len() / elem.size_bytes() as usize * elem.size_bytes() as usize];
+                assert!(
+                    compare(&t, elem, whole, whole).passed(),
+                    "{elem} {kind:?} {mode:?}"
+                );
+            }
+        }
+    }
+}

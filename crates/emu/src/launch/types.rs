@@ -131,8 +131,9 @@ impl ElemType {
     }
 
     /// The size of one element in bytes: lanes times the scalar size, with no padding.
+    /// (Saturating, so that a hand-made type with absurd `lanes` cannot overflow.)
     pub const fn size_bytes(self) -> u32 {
-        self.scalar.size_bytes() * self.lanes
+        self.scalar.size_bytes().saturating_mul(self.lanes)
     }
 
     /// Reads a type name such as `float`, `uint2` or `half16`; the error says what is accepted.
