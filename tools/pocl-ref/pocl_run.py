@@ -368,6 +368,39 @@ def parse_description(path):
     return buffers, launches, list(outputs)
 
 
+def struct_bytes(a, what):
+    """A by-value struct argument, in the form proposed in tests/launch/struct_args/README.md
+    (not yet in the spec): {"kind": "struct", "size": N, "fields": [{"offset", "type",
+    "value"}, ...]}, each field written like a scalar argument, bytes no field covers zero."""
+    size = to_int_value(need(a, "size", what), f"{what} size")
+    if size <= 0:
+        raise RunError(f"{what}: struct size must be positive, got {size}")
+    fields = need(a, "fields", what)
+    if not isinstance(fields, list):
+        raise RunError(f"{what}: 'fields' must be a list")
+    buf = bytearray(size)
+    owner = [None] * size
+    for fi, f in enumerate(fields):
+        fw = f"{what} field {fi}"
+        if not isinstance(f, dict):
+            raise RunError(f"{fw}: must be an object")
+        off = to_int_value(need(f, "offset", fw), f"{fw} offset")
+        et = elem_type(need(f, "type", fw), fw)
+        v = need(f, "value", fw)
+        vals = v if isinstance(v, list) else [v]
+        if len(vals) != et.lanes:
+            raise RunError(f"{fw}: a {et.name} takes {et.lanes} value(s), got {len(vals)}")
+        if off < 0 or off + et.size > size:
+            raise RunError(f"{fw}: bytes {off}..{off + et.size - 1} are outside the "
+                           f"{size}-byte struct")
+        for i in range(off, off + et.size):
+            if owner[i] is not None:
+                raise RunError(f"{fw}: overlaps field {owner[i]} at byte {i}")
+            owner[i] = fi
+        buf[off:off + et.size] = scalars_to_type(vals, et, fw).tobytes()
+    return bytes(buf)
+
+
 def dims(li, l, key, default=None):
     v = l.get(key, default)
     if v is None:
@@ -412,6 +445,8 @@ def check_launch(li, l, buffers):
                 raise RunError(f"{what}: a {et.name} takes {et.lanes} value(s), got {len(vals)}")
             a["_bytes"] = scalars_to_type(vals, et, what).tobytes()
             a["_et"] = et
+        elif k == "struct":
+            a["_bytes"] = struct_bytes(a, what)
         elif k == "local":
             b = to_int_value(need(a, "bytes", what), f"{what} bytes")
             if b < 0:
@@ -533,6 +568,8 @@ def check_args(cl, kernel, li, l):
         if k == "local" and aq != ADDR_LOCAL:
             raise RunError(f"{what}: local memory given for parameter {pn!r} ({tn}), "
                            "which is not a local pointer")
+        if k == "struct" and (aq != ADDR_PRIVATE or tn.endswith("*")):
+            raise RunError(f"{what}: a struct given for parameter {pn!r} ({tn}), which is a pointer")
         if k == "scalar":
             if aq != ADDR_PRIVATE or tn.endswith("*"):
                 raise RunError(f"{what}: a scalar given for parameter {pn!r} ({tn}), "
@@ -669,7 +706,7 @@ def run(args):
             try:
                 if a["kind"] == "buffer":
                     k.set_arg(ai, clbufs[a["name"]])
-                elif a["kind"] == "scalar":
+                elif a["kind"] in ("scalar", "struct"):
                     k.set_arg(ai, np.frombuffer(a["_bytes"], dtype=np.uint8))
                 else:
                     k.set_arg(ai, cl.LocalMemory(max(1, to_int_value(a["bytes"], "bytes"))))

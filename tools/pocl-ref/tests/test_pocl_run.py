@@ -179,6 +179,25 @@ def test_builtins(tmp):
           f"{sum(int(g) != w for g, w in zip(got, want))} of 512 wrong")
 
 
+def test_struct(tmp):
+    fields = [{"offset": 0, "type": "float", "value": 1.5}, {"offset": 4, "type": "int", "value": -7},
+              {"offset": 8, "type": "double", "value": 0.1}, {"offset": 16, "type": "ushort2", "value": [65535, 3]}]
+    desc = {"buffers": {"out": {"type": "double", "count": 5}},
+            "launches": [{"kernel": "st", "global": [1], "local": [1], "args": [
+                {"kind": "struct", "size": 24, "type_name": "s_t", "fields": fields},
+                {"kind": "buffer", "name": "out"}]}],
+            "outputs": {"out": {"kind": "exact"}}}
+    out = Path(tmp) / "st_out"
+    p = run(desc, HERE / "builtins.cl", out, tmp=tmp)
+    got = list(np.fromfile(out / "out.out.bin", dtype=np.float64)) if p.returncode == 0 else p.stderr
+    check("struct argument (proposed kind)", got == [1.5, -7.0, 0.1, 65535.0, 3.0], f"{got}")
+    desc["launches"][0]["args"][0]["fields"].append({"offset": 20, "type": "int", "value": 1})
+    desc["launches"][0]["args"][0]["fields"][3]["type"] = "uint2"
+    p = run(desc, HERE / "builtins.cl", Path(tmp) / "st_bad", tmp=tmp)
+    check("struct argument: overlapping fields are an error", p.returncode == 1 and "overlaps" in p.stderr,
+          p.stderr)
+
+
 def test_errors(tmp):
     good = {"buffers": {"x": {"type": "float", "count": 16}, "y": {"type": "float", "count": 16}},
             "launches": [{"kernel": "saxpy", "global": [16], "local": [16], "args": [
@@ -227,6 +246,7 @@ def main():
         test_ids(tmp)
         test_atomics(tmp)
         test_builtins(tmp)
+        test_struct(tmp)
         test_errors(tmp)
     failed = results.count(False)
     print(f"{len(results) - failed} of {len(results)} checks passed")
