@@ -1,5 +1,5 @@
-//! Launch descriptions (the JSON format `gcn run` reads, `docs/launch-spec.md`): parsing and
-//! checking, buffer generation, buffer files, and output comparison.
+//! Launch descriptions (the JSON format `gcn run` reads, specified in `launch-spec.md`):
+//! parsing and checking, buffer generation, buffer files, and output comparison.
 //!
 //! - [`LaunchDescription::parse`] reads and checks a description: buffers in file order,
 //!   launches, outputs with their [`Tolerance`]s.

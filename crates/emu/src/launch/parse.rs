@@ -34,6 +34,11 @@ impl LaunchDescription {
     /// integer for one dimension; a one-lane scalar argument may be a one-element list;
     /// `init` defaults to zeros and `args` to none; `sorted` and `set` may also be written
     /// inside `init`; `compare` may be `"elementwise"`, the default.
+    ///
+    /// JSON float literals are converted by serde_json. Unless its `float_roundtrip` feature
+    /// is enabled, a literal with more than about 15 significant digits or a decimal exponent
+    /// beyond 22 (`3.4028234663852886e+38`, `1e-30`) may come out one float64 ulp off the
+    /// correctly rounded value.
     pub fn parse(json: &str) -> Result<LaunchDescription> {
         let raw: Value = serde_json::from_str(json).map_err(|e| {
             let full = e.to_string();

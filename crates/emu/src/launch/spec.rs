@@ -56,7 +56,8 @@ pub struct BufferSpec {
     pub count: u64,
     /// How the flat array of `count * lanes` scalars is generated.
     pub init: Init,
-    /// Sort the generated scalars ascending before `set` applies.
+    /// Sort the generated scalars ascending before `set` applies: by value, stably (so -0 and
+    /// +0 keep their order), NaNs last; integers as signed or unsigned per their type.
     pub sorted: bool,
     /// Single scalars overwritten last, in order.
     pub set: Vec<SetEntry>,
