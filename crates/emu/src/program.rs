@@ -483,12 +483,15 @@ fn resolve_operands(inst: &Instruction, def: &InstrDef, op: &mut Op) {
                 (Field::Offen, memflags::OFFEN),
                 (Field::Idxen, memflags::IDXEN),
                 (Field::Lds, memflags::LDS),
-                (Field::Tfe, memflags::TFE),
                 (Field::Sc1, memflags::SC1),
             ] {
                 if f(field) != 0 {
                     op.mflags |= flag;
                 }
+            }
+            // Bit 55 is TFE up to gfx908 and the acc bit on gfx90a/gfx940.
+            if !gen.has_unified_agprs() && f(Field::Tfe) != 0 {
+                op.mflags |= memflags::TFE;
             }
             if gen.is_si_ci() && f(Field::Addr64) != 0 {
                 op.mflags |= memflags::ADDR64;
@@ -504,10 +507,12 @@ fn resolve_operands(inst: &Instruction, def: &InstrDef, op: &mut Op) {
             op.vdata = base + f(Field::Data) as u16;
             op.vdst = base + f(Field::Vdst) as u16;
             let offset = f(Field::Offset);
-            // FLAT (SEG=0) offsets are unsigned; GLOBAL/SCRATCH ones are signed (13 bits on
-            // gfx9/gfx908/gfx90a/gfx940 where the field is 13 bits wide).
-            op.imm = if inst.encoding == Encoding::Flat || gen.is_si_ci() || gen == Gen::Gfx8 {
-                offset as i64
+            // gfx7/gfx8 FLAT has no offset (those bits are ignored). From gfx9 on, FLAT (SEG=0)
+            // offsets are unsigned 12-bit and GLOBAL/SCRATCH ones signed 13-bit.
+            op.imm = if gen.is_si_ci() || gen == Gen::Gfx8 {
+                0
+            } else if inst.encoding == Encoding::Flat {
+                (offset & 0xfff) as i64
             } else {
                 ((offset << 19) as i32 >> 19) as i64
             };
@@ -529,11 +534,16 @@ fn resolve_operands(inst: &Instruction, def: &InstrDef, op: &mut Op) {
                 (Field::Glc, memflags::GLC),
                 (Field::Slc, memflags::SLC),
                 (Field::Sc1, memflags::SC1),
-                (Field::Lds, memflags::LDS),
             ] {
                 if f(field) != 0 {
                     op.mflags |= flag;
                 }
+            }
+            // The lds bit (13) of GLOBAL/SCRATCH loads exists on gfx9-gfx90a only; on gfx940 bit
+            // 13 is SVE and the LDS loads are opcodes of their own.
+            let lds_bit = matches!(gen, Gen::Gfx9 | Gen::Gfx908 | Gen::Gfx90a);
+            if lds_bit && inst.encoding != Encoding::Flat && f(Field::Lds) != 0 {
+                op.mflags |= memflags::LDS;
             }
             if acc {
                 op.mflags |= memflags::ACC;

@@ -1168,6 +1168,19 @@ pub(super) mod harness {
         lds_size: usize,
         setup: impl FnOnce(&mut Wave, &mut Memory, &mut Vec<u8>),
     ) -> Result<Run, Fault> {
+        match run_to_fault(mcpu, source, lds_size, setup) {
+            (None, r) => Ok(r),
+            (Some(e), _) => Err(e),
+        }
+    }
+
+    /// As [`run`], but also returns the state left by a faulting run.
+    pub fn run_to_fault(
+        mcpu: &str,
+        source: &str,
+        lds_size: usize,
+        setup: impl FnOnce(&mut Wave, &mut Memory, &mut Vec<u8>),
+    ) -> (Option<Fault>, Run) {
         let (target, program) = program(mcpu, source);
         let mut wave = Wave::new();
         wave.set_exec(u64::MAX);
@@ -1190,11 +1203,18 @@ pub(super) mod harness {
             clock: 0,
             trap_aborts: true,
         };
-        let mut flow = run_wave(&mut wave, &program, &mut env, 1_000_000)?;
-        while flow == Flow::Barrier {
-            flow = run_wave(&mut wave, &program, &mut env, 1_000_000)?;
+        let mut fault = None;
+        loop {
+            match run_wave(&mut wave, &program, &mut env, 1_000_000) {
+                Ok(Flow::Barrier) => continue,
+                Ok(_) => break,
+                Err(e) => {
+                    fault = Some(e);
+                    break;
+                }
+            }
         }
-        Ok(Run { wave, mem, lds })
+        (fault, Run { wave, mem, lds })
     }
 
     /// The little-endian dword of `bytes` at `at`.
