@@ -444,8 +444,10 @@ fn resolve_operands(inst: &Instruction, def: &InstrDef, op: &mut Op) {
                         op.soffset = sreg_index(gen, f(Field::Soffset)).map_or(Src::None, Src::Sreg);
                     }
                 } else {
-                    // IMM=0: the offset field holds an SGPR.
-                    op.soffset = sreg_index(gen, f(Field::Offset) & 0x7f).map_or(Src::None, Src::Sreg);
+                    // IMM=0: the offset field holds an SGPR, or with SOE=1 (gfx9) the SOFFSET
+                    // field does (seed 002: IMM=0 SOE=1 is SGPR[base] + SGPR[SOFFSET]).
+                    let reg = if soe { f(Field::Soffset) } else { f(Field::Offset) & 0x7f };
+                    op.soffset = sreg_index(gen, reg).map_or(Src::None, Src::Sreg);
                 }
                 if f(Field::Glc) != 0 {
                     op.mflags |= memflags::GLC;
