@@ -102,7 +102,7 @@ pub fn run_description(
                     let i = desc.buffer_index(name).unwrap_or(0);
                     ArgValue::Bytes(addrs[i].to_le_bytes().to_vec())
                 }
-                ArgSpec::Scalar { bytes, .. } => ArgValue::Bytes(bytes.clone()),
+                ArgSpec::Scalar { bytes, .. } | ArgSpec::Struct { bytes } => ArgValue::Bytes(bytes.clone()),
                 ArgSpec::Local { bytes, .. } => ArgValue::Local((*bytes).min(u32::MAX as u64) as u32),
             })
             .collect();

@@ -311,32 +311,35 @@ fn parse_arg(v: &Value, at: &str, buffers: &[BufferSpec]) -> Result<ArgSpec> {
             }
         }
         "scalar" => {
-            let elem = elem_type(required(m, at, "type")?, &child(at, "type"))?;
-            let value_at = child(at, "value");
-            let value = required(m, at, "value")?;
-            let lanes: Vec<(&Value, String)> = match value {
-                Value::Array(list) => list
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| (x, item(&value_at, i)))
-                    .collect(),
-                _ => vec![(value, value_at.clone())],
-            };
-            if lanes.len() != elem.lanes as usize {
-                let what = if elem.lanes == 1 { "value" } else { "values" };
-                return Err(LaunchError::invalid(
-                    value_at,
-                    format!("{elem} takes {} {what}, found {}", elem.lanes, lanes.len()),
-                ));
-            }
-            let size = elem.scalar.size_bytes() as usize;
-            let mut bytes = Vec::with_capacity(elem.size_bytes() as usize);
-            for (x, xat) in lanes {
-                let bits = number_bits(elem.scalar, number(x, &xat)?)
-                    .map_err(|msg| LaunchError::invalid(xat, msg))?;
-                bytes.extend_from_slice(&bits.to_le_bytes()[..size]);
-            }
+            let (elem, bytes) = scalar_bytes(m, at)?;
             ArgSpec::Scalar { elem, bytes }
+        }
+        // An extension of the spec for by-value structs (tests/launch/struct_args/README.md):
+        // `size` bytes, zero where no field is written, each field encoded like a scalar.
+        "struct" => {
+            let size = unsigned(required(m, at, "size")?, &child(at, "size"), MAX_LOCAL_BYTES)?;
+            let mut bytes = vec![0u8; size as usize];
+            let fields_at = child(at, "fields");
+            let fields = match m.get("fields") {
+                None => Vec::new(),
+                Some(Value::Array(list)) => list.iter().collect(),
+                Some(_) => return Err(LaunchError::invalid(fields_at, "must be a list")),
+            };
+            for (i, f) in fields.into_iter().enumerate() {
+                let fat = item(&fields_at, i);
+                let fm = object(f, &fat)?;
+                let offset = unsigned(required(fm, &fat, "offset")?, &child(&fat, "offset"), size)?;
+                let (_, fb) = scalar_bytes(fm, &fat)?;
+                let end = offset as usize + fb.len();
+                if end > bytes.len() {
+                    return Err(LaunchError::invalid(
+                        fat,
+                        format!("field of {} bytes at offset {offset} ends past the struct's {size} bytes", fb.len()),
+                    ));
+                }
+                bytes[offset as usize..end].copy_from_slice(&fb);
+            }
+            ArgSpec::Struct { bytes }
         }
         "local" => {
             let bytes = unsigned(
@@ -353,10 +356,40 @@ fn parse_arg(v: &Value, at: &str, buffers: &[BufferSpec]) -> Result<ArgSpec> {
         other => {
             return Err(LaunchError::invalid(
                 kind_at,
-                format!("unknown kind {other:?} (expected buffer, scalar or local)"),
+                format!("unknown kind {other:?} (expected buffer, scalar, local or struct)"),
             ))
         }
     })
+}
+
+/// The `type` and `value` of a scalar argument (or struct field) as little-endian bytes.
+fn scalar_bytes(m: &serde_json::Map<String, Value>, at: &str) -> Result<(ElemType, Vec<u8>)> {
+    let elem = elem_type(required(m, at, "type")?, &child(at, "type"))?;
+    let value_at = child(at, "value");
+    let value = required(m, at, "value")?;
+    let lanes: Vec<(&Value, String)> = match value {
+        Value::Array(list) => list
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (x, item(&value_at, i)))
+            .collect(),
+        _ => vec![(value, value_at.clone())],
+    };
+    if lanes.len() != elem.lanes as usize {
+        let what = if elem.lanes == 1 { "value" } else { "values" };
+        return Err(LaunchError::invalid(
+            value_at,
+            format!("{elem} takes {} {what}, found {}", elem.lanes, lanes.len()),
+        ));
+    }
+    let size = elem.scalar.size_bytes() as usize;
+    let mut bytes = Vec::with_capacity(elem.size_bytes() as usize);
+    for (x, xat) in lanes {
+        let bits = number_bits(elem.scalar, number(x, &xat)?)
+            .map_err(|msg| LaunchError::invalid(xat, msg))?;
+        bytes.extend_from_slice(&bits.to_le_bytes()[..size]);
+    }
+    Ok((elem, bytes))
 }
 
 fn parse_tolerance(v: &Value, at: &str) -> Result<Tolerance> {

@@ -150,6 +150,12 @@ pub enum ArgSpec {
         /// Its value as little-endian bytes, `elem.size_bytes()` of them.
         bytes: Vec<u8>,
     },
+    /// A by-value struct (an extension of the spec, `"kind": "struct"`): its bytes, padding
+    /// zeroed.
+    Struct {
+        /// The struct's bytes.
+        bytes: Vec<u8>,
+    },
     /// A `local` pointer to a dynamic LDS block of `bytes` bytes per work-group.
     Local {
         /// The size of the block.
