@@ -23,6 +23,10 @@
 //! The atomic operations ([`rmw32`], [`rmw64`], the constants in [`aop`]) and the LDS access
 //! helpers are shared with the FLAT (LDS aperture) and MUBUF (`lds`) families.
 
+// Lane loops index the registers, the result buffers and the EXEC bit by the lane number at
+// once; iterator chains over one of them would hide that.
+#![allow(clippy::needless_range_loop)]
+
 use gcnkit_isa::{Instruction, Mnemonic as M};
 
 use crate::exec::{Env, ExecFn, Fault, Flow};

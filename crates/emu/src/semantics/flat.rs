@@ -26,6 +26,10 @@
 //! cache-policy bits (glc/slc, gfx940 sc0/sc1/nt) change nothing, except that glc (sc0) makes an
 //! atomic return the old value.
 
+// Lane loops index the registers, the result buffers and the EXEC bit by the lane number at
+// once; iterator chains over one of them would hide that.
+#![allow(clippy::needless_range_loop)]
+
 use gcnkit_isa::{Encoding, Instruction, Mnemonic as M};
 
 use super::ds::{self, aop, lds_load, lds_store, rmw32, rmw64, FpEnv};

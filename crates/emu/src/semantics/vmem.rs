@@ -41,6 +41,10 @@
 //! first, so a faulting instruction writes nothing. Atomics go through
 //! `Memory::atomic_rmw32/64`. `tfe` (gfx6–gfx908) is not emulated and faults.
 
+// Lane loops index the registers, the result buffers and the EXEC bit by the lane number at
+// once; iterator chains over one of them would hide that.
+#![allow(clippy::needless_range_loop)]
+
 use gcnkit_isa::{Gen, Instruction, Mnemonic as M};
 
 use super::ds::{self, aop, lds_store, rmw32, rmw64, FpEnv};
