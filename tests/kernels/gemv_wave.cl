@@ -2,6 +2,8 @@
 /* GEMV variants: one wave per row reduced with readlane-free swizzles and LDS, transposed GEMV
  * with coalesced columns, and a rank-1 update (GER). */
 
+/* ds_swizzle has no pocl counterpart: this kernel exists only in the AMDGCN build. */
+#ifdef __AMDGCN__
 kernel __attribute__((reqd_work_group_size(64, 4, 1)))
 void sgemv_n(int m, int n, global const float *A, int lda, global const float *x, global float *y, float alpha, float beta) {
   local float red[4][64];
@@ -23,6 +25,7 @@ void sgemv_n(int m, int n, global const float *A, int lda, global const float *x
     y[row] = alpha * t + beta * y[row];
   }
 }
+#endif
 
 kernel void sgemv_t(int m, int n, global const float *A, int lda, global const float *x, global float *y) {
   int col = get_global_id(0);

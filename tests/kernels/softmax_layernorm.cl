@@ -73,6 +73,8 @@ void layernorm(global const float *x, global const float *gamma, global const fl
     y[(long)get_group_id(0) * cols + j] = (xr[j] - mu) * rstd * gamma[j] + beta[j];
 }
 
+/* pocl has no cl_khr_fp16: this kernel exists only in the AMDGCN build. */
+#ifdef __AMDGCN__
 kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void rmsnorm_f16(global const half *x, global const half *w, global half *y, int cols) {
   local float red[WG];
@@ -84,6 +86,7 @@ void rmsnorm_f16(global const half *x, global const half *w, global half *y, int
   for (int j = get_local_id(0); j < cols; j += WG)
     y[(long)get_group_id(0) * cols + j] = (half)((float)xr[j] * r) * w[j];
 }
+#endif
 
 kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void attention_scores(global const float *q, global const float *k, global float *p, int seq, int dim, float scale) {
