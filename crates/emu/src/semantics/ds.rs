@@ -116,14 +116,34 @@ impl FpEnv {
     /// Float atomics on global memory have a fixed mode: f32 denormals flushed, f16/bf16/f64
     /// denormals kept, round to nearest even (LLVM SIISelLowering: "global FP atomic
     /// instructions have a hardcoded FP mode and do not support FP32 denormals, and only
-    /// support v2f16/f64 denormals").
+    /// support v2f16/f64 denormals"). LLVM 19 lowers an OpenCL f32 atomic add with IEEE
+    /// denormals to a compare-and-swap loop on gfx90a but to `global_atomic_add_f32` on
+    /// gfx942, so gfx940's f32 atomics keep denormals ([`KEEP_F32_DENORMALS`]).
     pub(super) const GLOBAL: FpEnv = FpEnv {
         flush32_in: true,
         flush32_out: true,
         flush64_in: false,
         flush64_out: false,
     };
+
+    /// The mode of the float atomics of the global-memory instruction `op`.
+    #[inline(always)]
+    pub(super) fn global(op: &Op) -> FpEnv {
+        if op.mflags & KEEP_F32_DENORMALS != 0 {
+            FpEnv {
+                flush32_in: false,
+                flush32_out: false,
+                ..FpEnv::GLOBAL
+            }
+        } else {
+            FpEnv::GLOBAL
+        }
+    }
 }
+
+/// Family-private bit of `op.mflags` of the FLAT and MUBUF families: f32 float atomics on
+/// global memory keep denormals (gfx940).
+pub(super) const KEEP_F32_DENORMALS: u32 = 1 << 29;
 
 #[inline(always)]
 fn flush32(x: u32, on: bool) -> u32 {

@@ -262,6 +262,9 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         _ => FLAT,
     };
     let lds = op.mflags & memflags::LDS != 0;
+    if inst.gen == gcnkit_isa::Gen::Gfx940 {
+        op.mflags |= ds::KEEP_F32_DENORMALS;
+    }
     Some(match seg {
         FLAT => select_seg::<FLAT>(inst, lds)?,
         GLOBAL => select_seg::<GLOBAL>(inst, lds)?,
@@ -537,11 +540,12 @@ pub(super) fn atomic_at32<const OP: u8>(
     loc: Loc,
     d0: u32,
     d1: u32,
+    fp: FpEnv,
 ) -> Result<u32, Fault> {
     match loc {
         Loc::Global(a) => Ok(env
             .mem
-            .atomic_rmw32(a, |old| rmw32::<OP>(old, d0, d1, FpEnv::GLOBAL))?),
+            .atomic_rmw32(a, |old| rmw32::<OP>(old, d0, d1, fp))?),
         Loc::Lds(a) => {
             let a = a & !3;
             let len = env.lds.len();
@@ -563,7 +567,7 @@ pub(super) fn atomic_at32<const OP: u8>(
                 Loc::Private(a),
                 0,
                 4,
-                rmw32::<OP>(old, d0, d1, FpEnv::GLOBAL),
+                rmw32::<OP>(old, d0, d1, fp),
             )?;
             Ok(old)
         }
@@ -579,11 +583,12 @@ pub(super) fn atomic_at64<const OP: u8>(
     loc: Loc,
     d0: u64,
     d1: u64,
+    fp: FpEnv,
 ) -> Result<u64, Fault> {
     match loc {
         Loc::Global(a) => Ok(env
             .mem
-            .atomic_rmw64(a, |old| rmw64::<OP>(old, d0, d1, FpEnv::GLOBAL))?),
+            .atomic_rmw64(a, |old| rmw64::<OP>(old, d0, d1, fp))?),
         Loc::Lds(a) => {
             let a = a & !7;
             let len = env.lds.len();
@@ -600,7 +605,7 @@ pub(super) fn atomic_at64<const OP: u8>(
             let lo = load(w, env, lane, Loc::Private(a), 0, 4)? as u64;
             let hi = load(w, env, lane, Loc::Private(a), 4, 4)? as u64;
             let old = lo | hi << 32;
-            let new = rmw64::<OP>(old, d0, d1, FpEnv::GLOBAL);
+            let new = rmw64::<OP>(old, d0, d1, fp);
             store(w, env, lane, Loc::Private(a), 0, 4, new as u32)?;
             store(w, env, lane, Loc::Private(a), 4, 4, (new >> 32) as u32)?;
             Ok(old)
@@ -639,7 +644,7 @@ fn atomic32<const S: u8, const OP: u8>(
         } else {
             (w.v[op.vdata as usize][l], 0)
         };
-        let old = atomic_at32::<OP>(w, env, l, locs[l], d0, d1)?;
+        let old = atomic_at32::<OP>(w, env, l, locs[l], d0, d1, FpEnv::global(op))?;
         if ret {
             w.v[op.vdst as usize][l] = old;
         }
@@ -672,7 +677,7 @@ fn atomic64<const S: u8, const OP: u8>(
         } else {
             (ds::vreg64(w, op.vdata, l), 0)
         };
-        let old = atomic_at64::<OP>(w, env, l, locs[l], d0, d1)?;
+        let old = atomic_at64::<OP>(w, env, l, locs[l], d0, d1, FpEnv::global(op))?;
         if ret {
             ds::set_vreg64(w, op.vdst, l, old);
         }
@@ -1027,6 +1032,22 @@ mod tests {
         assert_eq!(read32(&r.mem, a + 8), 0x4200_3e00);
         assert_eq!(r.mem.load_u64(a + 16).unwrap(), 3.0f64.to_bits());
         assert_eq!(r.mem.load_u64(a + 24).unwrap(), 2.0f64.to_bits());
+    }
+
+    #[test]
+    fn gfx940_f32_atomics_keep_denormals_and_sc0_returns() {
+        // The same add as on gfx90a above, where the denormal was flushed.
+        let mut a = 0;
+        let src = "global_atomic_add_f32 v1, v[2:3], v5, off sc0";
+        let r = run("gfx942", src, 0, |w, mem, _| {
+            a = buffer(mem, 1, |_| 1);
+            set64(w, 2, 0, a);
+            w.v[5][0] = 0;
+            w.set_exec(1);
+        })
+        .unwrap();
+        assert_eq!(r.wave.v[1][0], 1);
+        assert_eq!(read32(&r.mem, a), 1);
     }
 
     #[test]

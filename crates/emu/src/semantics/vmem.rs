@@ -209,6 +209,9 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
     if gen.is_gfx9_family() {
         op.mflags |= GFX9;
     }
+    if gen == Gen::Gfx940 {
+        op.mflags |= ds::KEEP_F32_DENORMALS;
+    }
     // gfx810 (Stoney) packs D16 like gfx9; the other gfx8 parts use one register per
     // component (the table's +d16unpacked rows).
     let d16 = if gen == Gen::Gfx8 && ctx.target.processor.name != "gfx810" {
@@ -618,7 +621,7 @@ fn atomic32<const OP: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Fl
             let p = address(op, &r, so, &a, 0);
             old = env
                 .mem
-                .atomic_rmw32(p, |x| rmw32::<OP>(x, d0, d1, FpEnv::GLOBAL))?;
+                .atomic_rmw32(p, |x| rmw32::<OP>(x, d0, d1, FpEnv::global(op)))?;
         }
         if ret {
             w.v[op.vdata as usize][l] = old;
@@ -657,7 +660,7 @@ fn atomic64<const OP: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Fl
             let p = address(op, &r, so, &a, 0);
             old = env
                 .mem
-                .atomic_rmw64(p, |x| rmw64::<OP>(x, d0, d1, FpEnv::GLOBAL))?;
+                .atomic_rmw64(p, |x| rmw64::<OP>(x, d0, d1, FpEnv::global(op)))?;
         }
         if ret {
             ds::set_vreg64(w, op.vdata, l, old);
