@@ -1241,6 +1241,40 @@ pub(super) mod harness {
         (fault, Run { wave, mem, lds })
     }
 
+    /// Every row of `encodings` on every generation where it exists, as an instruction with
+    /// all fields 0, with the semantic function its family selects (`None`: not emulated).
+    pub fn coverage(
+        encodings: &[gcnkit_isa::Encoding],
+    ) -> Vec<(String, Option<crate::exec::ExecFn>)> {
+        use gcnkit_isa::{Form, Instruction, Target, INSTRUCTIONS, PROCESSORS};
+        let mut out = Vec::new();
+        for (id, def) in INSTRUCTIONS.iter().enumerate() {
+            if !encodings.contains(&def.encoding) {
+                continue;
+            }
+            for p in PROCESSORS {
+                if !def.exists_on(p) {
+                    continue;
+                }
+                let inst = Instruction {
+                    id: id as gcnkit_isa::InstrId,
+                    gen: p.gen,
+                    encoding: def.encoding,
+                    form: Form::Native,
+                    bits: 0,
+                    ext: None,
+                    len: 8,
+                };
+                let target = Target::new(p);
+                let ctx = crate::program::BuildContext { target: &target };
+                let mut op = crate::program::blank_op(inst, 0);
+                let f = crate::semantics::select(&inst, &mut op, &ctx);
+                out.push((format!("{} on {}", def.mnemonic, p.name), f));
+            }
+        }
+        out
+    }
+
     /// The little-endian dword of `bytes` at `at`.
     pub fn dword(bytes: &[u8], at: usize) -> u32 {
         u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
@@ -1259,6 +1293,18 @@ mod tests {
     use crate::wave::sreg;
 
     const LANE_ALL_BUT_0: u64 = !1;
+
+    #[test]
+    fn every_ds_row_has_semantics_on_every_generation() {
+        let rows = super::harness::coverage(&[gcnkit_isa::Encoding::Ds]);
+        let missing: Vec<_> = rows
+            .iter()
+            .filter(|(_, f)| f.is_none())
+            .map(|(n, _)| n)
+            .collect();
+        assert!(rows.len() > 1000, "{}", rows.len());
+        assert!(missing.is_empty(), "{missing:?}");
+    }
 
     // ---- plain loads and stores (CLRX GcnInstrsDs.md DS_WRITE_B32 / DS_READ_B32) -----------
 

@@ -712,6 +712,22 @@ mod tests {
     // ---- GLOBAL addressing (CLRX GcnInstrsFlat.md; offsets signed 13-bit) ---------------
 
     #[test]
+    fn every_row_has_semantics_on_every_generation() {
+        let rows = super::super::ds::harness::coverage(&[
+            gcnkit_isa::Encoding::Flat,
+            gcnkit_isa::Encoding::Global,
+            gcnkit_isa::Encoding::Scratch,
+        ]);
+        let missing: Vec<_> = rows
+            .iter()
+            .filter(|(_, f)| f.is_none())
+            .map(|(n, _)| n)
+            .collect();
+        assert!(rows.len() > 500, "{}", rows.len());
+        assert!(missing.is_empty(), "{missing:?}");
+    }
+
+    #[test]
     fn global_loads_with_vgpr_and_sgpr_bases_and_signed_offsets() {
         let mut base = 0;
         let src = "global_load_dword v2, v[0:1], off offset:-4\nglobal_load_dword v3, v4, s[4:5] offset:8";

@@ -1110,6 +1110,21 @@ mod tests {
     const SCRATCH_W3: u32 = 0x00ea_4fac;
 
     #[test]
+    fn every_row_has_semantics_on_every_generation() {
+        let rows = super::super::ds::harness::coverage(&[
+            gcnkit_isa::Encoding::Mubuf,
+            gcnkit_isa::Encoding::Mtbuf,
+        ]);
+        let missing: Vec<_> = rows
+            .iter()
+            .filter(|(_, f)| f.is_none())
+            .map(|(n, _)| n)
+            .collect();
+        assert!(rows.len() > 500, "{}", rows.len());
+        assert!(missing.is_empty(), "{missing:?}");
+    }
+
+    #[test]
     fn rocm_scratch_vsharp_word3_decodes_as_documented() {
         assert_eq!(SCRATCH_W3, word3(XYZW, 4, 4, 1, 3, true));
     }
