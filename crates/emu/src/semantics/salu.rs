@@ -21,15 +21,19 @@
 //!
 //! | id | register | read | write |
 //! |---|---|---|---|
-//! | 1 | MODE | `w.mode.bits` | the defined fields of the generation (see [`mode_writable`]); GPR_IDX_EN is mirrored into `w.gpr_idx`; setting VSKIP faults (not emulated) |
-//! | 2 | STATUS | SCC [0], USER_PRIO [4:3] (`s_setprio`), TRAP_EN [6] = 1 (the runtime installs a trap handler), EXECZ [9], VCCZ [10], VALID [16] = 1; everything else 0 | ignored (read-only to user code) |
-//! | 3 | TRAPSTS | `w.trapsts` | bits [21:0] (EXCP, SAVECTX, EXCP_CYCLE); DP_RATE [31:29] is read-only |
-//! | 4 | HW_ID | see [`hw_id`] | ignored |
-//! | 5 | GPR_ALLOC | the largest allocation (see [`gpr_alloc`]) | ignored |
-//! | 6 | LDS_ALLOC | LDS_BASE 0, LDS_SIZE [20:12] = the work-group's LDS in allocation granules | ignored |
-//! | 7 | IB_STS | 0: memory operations complete before the next instruction, so no counter is ever outstanding | ignored |
-//! | 15 | SH_MEM_BASES (gfx9+) | [15:0] private aperture base [63:48], [31:16] shared aperture base [63:48] | ignored |
-//! | other | | 0 | ignored |
+//! | 1 | MODE | `w.mode.bits` | the fields of the generation (see [`mode_writable`]); GPR_IDX_EN is mirrored into `w.gpr_idx`; setting VSKIP or enabling an EXCP_EN trap faults (not emulated) |
+//! | 2 | STATUS | SCC [0], USER_PRIO [4:3] (`s_setprio`), TRAP_EN [6] = 1 (the runtime installs a trap handler), EXECZ [9], VCCZ [10], VALID [16] = 1; everything else 0 (IN_TG [11] too: the wave does not know its group's size) | error |
+//! | 3 | TRAPSTS | `w.trapsts` (0 unless written) | bits [21:0] (EXCP, SAVECTX, EXCP_CYCLE); DP_RATE [31:29] is read-only |
+//! | 4 | HW_ID | see [`hw_id`] | error |
+//! | 5 | GPR_ALLOC | the largest allocation (see [`gpr_alloc`]) | error |
+//! | 6 | LDS_ALLOC | LDS_BASE 0, LDS_SIZE [20:12] = the work-group's LDS in allocation granules | error |
+//! | 7 | IB_STS | 0: memory operations complete before the next instruction, so no counter is ever outstanding | error |
+//! | 15 | SH_MEM_BASES (gfx9+) | [15:0] private aperture base [63:48], [31:16] shared aperture base [63:48] | error |
+//! | other | | 0 (TBA/TMA 16-19 and XCC_ID 20 included) | error |
+//!
+//! `s_setreg` of a register other than MODE and TRAPSTS stops the run with an error, as
+//! docs/emulator-abi.md §2.3 settles (user code cannot write them on hardware; LLVM never
+//! tries).
 //!
 //! # GPR index mode (gfx8+)
 //!
@@ -45,8 +49,9 @@
 //!
 //! `s_cbranch_g_fork`, `s_cbranch_i_fork`, `s_cbranch_join` (the fork/join control stack
 //! that LLVM never emits), `s_rfe_b64` and `s_rfe_restore_b64` (returns from a trap handler,
-//! which the emulator does not run) fault with [`Fault::Unsupported`] when executed, as does
-//! enabling VSKIP (`s_setvskip`), which the vector instructions do not honour.
+//! which the emulator does not run) fault with [`Fault::Unsupported`] when executed, as do
+//! enabling VSKIP (`s_setvskip`, or MODE.VSKIP through `s_setreg`), which the vector
+//! instructions do not honour, and enabling a floating-point exception trap (MODE.EXCP_EN).
 
 use gcnkit_isa::{Encoding, Field, Gen, Instruction, Mnemonic as M};
 
@@ -175,19 +180,19 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
                 _ => sreg::NULL,
             };
             if inst.def().op == M::SMovrelsB32 {
-                relative_window(op, base, 1);
+                relative_window(op, gen, base, 1);
                 s_movrels_b32
             } else {
-                relative_window(op, base, 2);
+                relative_window(op, gen, base, 2);
                 s_movrels_b64
             }
         }
         M::SMovreldB32 | M::SMovreldB64 => {
             if inst.def().op == M::SMovreldB32 {
-                relative_window(op, op.sdst, 1);
+                relative_window(op, gen, op.sdst, 1);
                 s_movreld_b32
             } else {
-                relative_window(op, op.sdst, 2);
+                relative_window(op, gen, op.sdst, 2);
                 s_movreld_b64
             }
         }
@@ -734,12 +739,14 @@ exec_op!(s_andn1_wrexec_b64, true, |s, exec| !s & exec);
 exec_op!(s_andn2_wrexec_b64, true, |s, exec| s & !exec);
 
 /// Records, for a relative move of `width` registers, the base register (`op.imm`) and the
-/// end of the register range it may index into (`op.imm2`): the general SGPRs from an SGPR
-/// base, the trap temporaries from a TTMP base, and only the named register(s) from any
-/// other (VCC, M0, EXEC: M0 must then be 0).
-fn relative_window(op: &mut Op, base: u16, width: u16) {
-    let end = if base < sreg::SGPRS {
-        sreg::SGPRS
+/// end of the register range it may index into (`op.imm2`): from an SGPR base the
+/// addressable SGPR file (s0-s103 on gfx6/7, s0-s101 from gfx8 on; docs/emulator-abi.md §3),
+/// from a TTMP base the trap temporaries, from any other (VCC, M0, EXEC) only the named
+/// register(s), so M0 must then be 0.
+fn relative_window(op: &mut Op, gen: Gen, base: u16, width: u16) {
+    let sgprs = if gen.is_si_ci() { 104 } else { 102 };
+    let end = if base < sgprs {
+        sgprs
     } else if (sreg::TTMP0..sreg::TTMP0 + 16).contains(&base) {
         sreg::TTMP0 + 16
     } else {
@@ -750,7 +757,8 @@ fn relative_window(op: &mut Op, base: u16, width: u16) {
 }
 
 /// The register `base + M0` of a relative move of `width` registers, if it lies in the
-/// window; out-of-range relative reads give 0 and writes are dropped.
+/// window. Out of range, a source reads s0 and a destination is not written (CDNA3 ISA
+/// §3.6.1 as docs/emulator-abi.md §3 applies it).
 #[inline(always)]
 fn relative(w: &Wave, op: &Op, width: u64) -> Option<u16> {
     let i = op.imm as u64 + w.s[sreg::M0 as usize] as u64;
@@ -758,13 +766,13 @@ fn relative(w: &Wave, op: &Op, width: u64) -> Option<u16> {
 }
 
 fn s_movrels_b32(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
-    let d = relative(w, op, 1).map_or(0, |i| w.s[i as usize]);
+    let d = w.s[relative(w, op, 1).unwrap_or(0) as usize];
     w.set_sreg(op.sdst, d);
     Ok(Flow::Next)
 }
 
 fn s_movrels_b64(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
-    let d = relative(w, op, 2).map_or(0, |i| w.sreg64(i));
+    let d = w.sreg64(relative(w, op, 2).unwrap_or(0));
     w.set_sreg64(op.sdst, d);
     Ok(Flow::Next)
 }
@@ -901,18 +909,21 @@ mod hwreg {
     pub const SH_MEM_BASES: u32 = 15;
 }
 
-/// The bits of MODE that exist on `gen` and `s_setreg` may write: FP_ROUND [3:0], FP_DENORM
-/// [7:4], DX10_CLAMP [8], IEEE [9], LOD_CLAMPED [10], DEBUG [11], EXCP_EN [18:12], VSKIP
-/// [28], CSP [31:29]; from gfx8 on GPR_IDX_EN [27]; from gfx9 on FP16_OVFL [23] and
-/// POPS_PACKER [25:24].
+/// The bits of MODE that exist on `gen` and `s_setreg` may write (docs/emulator-abi.md
+/// §2.1): FP_ROUND [3:0], FP_DENORM [7:4], DX10_CLAMP [8], IEEE [9], LOD_CLAMPED [10], DEBUG
+/// [11], EXCP_EN [18:12], VSKIP [28], CSP [31:29]; from gfx8 on GPR_IDX_EN [27]; from gfx9 on
+/// FP16_OVFL [23] and DISABLE_PERF [26]. The others are reserved: writes are dropped.
 pub fn mode_writable(gen: Gen) -> u32 {
     let common = 0x0007_ffff | MODE_VSKIP | 0xe000_0000;
     match gen {
         Gen::Gfx6 | Gen::Gfx7 => common,
         Gen::Gfx8 => common | MODE_GPR_IDX_EN,
-        _ => common | MODE_GPR_IDX_EN | 1 << 23 | 3 << 24,
+        _ => common | MODE_GPR_IDX_EN | 1 << 23 | 1 << 26,
     }
 }
+
+/// MODE.EXCP_EN: floating-point trap enables.
+const MODE_EXCP_EN: u32 = 0x7f << 12;
 
 /// The writable bits of TRAPSTS: EXCP [8:0], SAVECTX [10] and the rest up to EXCP_CYCLE
 /// [21:16]; DP_RATE [31:29] is read-only.
@@ -989,7 +1000,7 @@ fn select_setreg(gen: Gen, op: &mut Op) -> ExecFn {
             setreg_mode
         }
         hwreg::TRAPSTS => setreg_trapsts,
-        _ => setreg_ignored,
+        _ => setreg_unsupported,
     }
 }
 
@@ -1043,6 +1054,12 @@ fn setreg_mode(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> 
     if mode & MODE_VSKIP != 0 {
         return Err(vskip_unsupported());
     }
+    if mode & !w.mode.bits & MODE_EXCP_EN != 0 {
+        return Err(Fault::Unsupported(format!(
+            "s_setreg enables floating-point exception traps (MODE.EXCP_EN = {:#x}), which are not emulated",
+            (mode & MODE_EXCP_EN) >> 12
+        )));
+    }
     w.mode.bits = mode;
     sync_gpr_idx(w);
     Ok(Flow::Next)
@@ -1055,9 +1072,15 @@ fn setreg_trapsts(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Faul
     Ok(Flow::Next)
 }
 
-/// `s_setreg` of a register user code cannot write: ignored.
-fn setreg_ignored(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
-    Ok(Flow::Next)
+/// `s_setreg` of any register but MODE and TRAPSTS: the registers user code may not write
+/// (STATUS, HW_ID, the allocation registers, SH_MEM_BASES, ...) stop the run with an error
+/// (docs/emulator-abi.md §2.3) instead of being silently dropped.
+fn setreg_unsupported(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    Err(Fault::Unsupported(format!(
+        "{} of hardware register {} (only MODE and TRAPSTS are writable)",
+        op.inst.mnemonic(),
+        op.inst.field(Field::Simm16) & 0x3f
+    )))
 }
 
 #[cfg(test)]
@@ -1745,14 +1768,28 @@ mod tests {
             g,
             "s_movrels_b32 s20, s4\ns_movreld_b32 s4, s21\ns_movreld_b64 s[4:5], s[22:23]",
             |w| {
-                // s4 + 102 is VCC: outside the general SGPRs.
-                w.s[sreg::M0 as usize] = 102;
+                // s4 + 98 is s102 (FLAT_SCRATCH_LO on gfx8): past the addressable SGPRs.
+                w.s[sreg::M0 as usize] = 98;
+                w.s[0] = 0x5150;
                 w.s[20] = 5;
                 w.s[21] = 6;
                 w.set_sreg64(sreg::VCC, 0x1234);
             },
         );
-        assert_eq!((w.s[20], w.vcc()), (0, 0x1234));
+        // The source reads s0; the destinations are not written.
+        assert_eq!((w.s[20], w.vcc()), (0x5150, 0x1234));
+        assert_eq!(w.sreg64(sreg::FLAT_SCRATCH), 0);
+        // gfx6/7 address s102 and s103 too.
+        let w = go(
+            "gfx700",
+            "s_movrels_b32 s20, s4\ns_movrels_b64 s[22:23], s[4:5]",
+            |w| {
+                w.s[sreg::M0 as usize] = 98;
+                w.s[102] = 11;
+                w.s[103] = 12;
+            },
+        );
+        assert_eq!((w.s[20], w.s[22], w.s[23]), (11, 11, 12));
     }
 
     #[test]
@@ -1893,6 +1930,13 @@ mod tests {
         let src = "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 19, 5), 0x1f";
         assert_eq!(go("gfx900", src, |_| {}).mode.bits, MODE_GFX9 | 1 << 23);
         assert_eq!(go("gfx803", src, |_| {}).mode.bits, MODE_GFX6);
+        // DISABLE_PERF (bit 26) from gfx9 on; POPS_PACKER's bits 24/25 are reserved here.
+        let src = "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 24, 3), 7";
+        assert_eq!(go("gfx90a", src, |_| {}).mode.bits, MODE_GFX9 | 1 << 26);
+        assert_eq!(go("gfx803", src, |_| {}).mode.bits, MODE_GFX6);
+        // Clearing the trap enables is fine.
+        let src = "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 12, 7), 0";
+        assert_eq!(go("gfx600", src, |_| {}).mode.bits, MODE_GFX6);
         // A field of 32 bits at offset 0 writes every writable bit.
         let w = go(
             "gfx700",
@@ -1909,7 +1953,6 @@ mod tests {
             g,
             "s_setprio 2\n\
              s_getreg_b32 s0, hwreg(HW_REG_STATUS)\n\
-             s_setreg_imm32_b32 hwreg(HW_REG_STATUS), 0\n\
              s_getreg_b32 s1, hwreg(HW_REG_HW_ID)\n\
              s_getreg_b32 s2, hwreg(HW_REG_HW_ID, 4, 2)\n\
              s_getreg_b32 s3, hwreg(HW_REG_GPR_ALLOC)\n\
@@ -1930,7 +1973,6 @@ mod tests {
         );
         // SCC, USER_PRIO = 2, TRAP_EN, EXECZ, VCCZ, VALID.
         assert_eq!(w.s[0], 1 | 2 << 3 | 1 << 6 | 1 << 9 | 1 << 10 | 1 << 16);
-        // STATUS is read-only: SCC survives the write of 0.
         assert!(w.scc);
         // Wave 6: SIMD 2, slot 1.
         assert_eq!((w.s[1], w.s[2]), (0x21, 2));
@@ -2013,6 +2055,11 @@ mod tests {
             "s_rfe_restore_b64 s[0:1], s2",
             "s_setvskip 1, 0",
             "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 28, 1), 1",
+            "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 12, 7), 4",
+            "s_setreg_b32 hwreg(HW_REG_STATUS), s0",
+            "s_setreg_imm32_b32 hwreg(HW_REG_HW_ID), 0",
+            "s_setreg_imm32_b32 hwreg(HW_REG_IB_STS), 0",
+            "s_setreg_imm32_b32 hwreg(9), 0",
         ] {
             let e = fault(g, src, |w| w.set_sreg64(0, u64::MAX));
             assert!(matches!(e, Fault::Unsupported(_)), "{src}: {e:?}");

@@ -11,11 +11,13 @@
 //!
 //! - `s_load_*`, `s_store_*`, `s_atomic_*`: `base + offset + SGPR offset`, base = the SGPR
 //!   pair; the two low bits of the address are ignored.
-//! - `s_buffer_*`: the base is V# bits [47:0] (stride and the other fields are ignored). Each
-//!   dword whose byte offset `o` (offset + SGPR offset + 4·i) has `o + 4 > NUM_RECORDS`
-//!   (V# bits [95:64], in bytes) is out of range: loads return 0 for it and stores drop it.
-//!   An out-of-range buffer atomic does nothing and returns 0. On gfx9+ the immediate offset
-//!   of the buffer forms is unsigned ("signed offsets only work with S_LOAD/STORE").
+//! - `s_buffer_*`: the base is V# bits [47:0], no swizzle, no index. Each dword is checked
+//!   alone (docs/emulator-abi.md §7): it is out of range when its byte offset `o` (offset +
+//!   SGPR offset + 4·i, low two bits cleared) is `>= NUM_RECORDS` (V# bits [95:64]) if STRIDE
+//!   (V# bits [61:48]) is 0, else `>= NUM_RECORDS * STRIDE`; loads return 0 for it and stores
+//!   drop it. An atomic is checked whole: if any of its dwords is out of range it does nothing
+//!   and returns 0. On gfx9+ the immediate offset of the buffer forms is unsigned ("signed
+//!   offsets only work with S_LOAD/STORE").
 //! - `s_scratch_*` (gfx9): `base + offset + (SGPR offset & !3) · 64`: the SGPR holds a
 //!   per-lane byte offset into swizzled scratch, where each per-lane dword spans 64 lanes
 //!   (seed 002, S_SCRATCH_LOAD_DWORD).
@@ -26,11 +28,13 @@
 //! second half, and return only the first half.
 //!
 //! Memory operations complete before the next instruction, so the cache-control rows
-//! (`s_dcache_*`, `s_atc_probe*`) have nothing to do. `s_memtime` reads a deterministic
-//! clock: the environment's clock plus the wave's instruction count, so that two reads
-//! always differ by at least the instructions between them; `s_memrealtime` reads the same
-//! clock divided by [`REALTIME_DIVISOR`], standing in for the slower fixed-frequency
-//! counter.
+//! (`s_dcache_*`, `s_atc_probe*`) have nothing to do. `s_memtime` reads
+//! [`CLOCKS_PER_INSTRUCTION`] × (`env.clock` + the wave's instruction count): deterministic,
+//! and two reads of one wave differ by at least the instructions between them. `env.clock`
+//! is the dispatcher's to set; when it holds the instructions the launch ran before this
+//! wave's current turn, this is the virtual shader clock of docs/emulator-abi.md §12.4.
+//! `s_memrealtime` reads the same clock divided by [`REALTIME_DIVISOR`], standing in for
+//! the 100 MHz counter.
 
 use gcnkit_isa::{Field, Instruction, Mnemonic as M};
 
@@ -38,6 +42,9 @@ use crate::exec::{Env, ExecFn, Fault, Flow};
 use crate::program::{memflags, BuildContext, Op};
 use crate::semantics::valu::scalar32;
 use crate::wave::{sreg, Wave};
+
+/// Shader-clock ticks per wave instruction of the virtual `s_memtime` clock.
+pub const CLOCKS_PER_INSTRUCTION: u64 = 4;
 
 /// How much slower `s_memrealtime` counts than `s_memtime` (a 100 MHz reference clock
 /// against a shader clock of about 1.6 GHz).
@@ -222,10 +229,11 @@ fn scratch_address(w: &Wave, op: &Op, env: &Env<'_>) -> u64 {
     w.sreg64(op.sbase).wrapping_add(offset as u64) & !3
 }
 
-/// A buffer access: the V# base, NUM_RECORDS and the dword-aligned byte offset.
+/// A buffer access: the V# base, the byte limit and the dword-aligned byte offset.
 struct Buffer {
     base: u64,
-    num_records: u64,
+    /// NUM_RECORDS, times STRIDE when STRIDE is not 0.
+    limit: u64,
     offset: u64,
 }
 
@@ -234,19 +242,25 @@ impl Buffer {
     fn of(w: &Wave, op: &Op, env: &Env<'_>) -> Buffer {
         let v = op.sbase as usize;
         let offset = (op.imm + sgpr_offset(w, op, env) as i64) as u64 & !3;
+        let num_records = w.s[v + 2] as u64;
+        let stride = (w.s[v + 1] >> 16) as u64 & 0x3fff;
         Buffer {
             base: w.sreg64(op.sbase) & 0xffff_ffff_ffff,
-            num_records: w.s[v + 2] as u64,
+            limit: if stride == 0 {
+                num_records
+            } else {
+                num_records * stride
+            },
             offset,
         }
     }
 
-    /// The address of the `bytes` starting `at` bytes after the offset, if they are in
-    /// range.
+    /// The address of the `bytes` (a multiple of 4) starting `at` bytes after the offset, if
+    /// every dword of them is in range.
     #[inline(always)]
     fn address(&self, at: u64, bytes: u64) -> Option<u64> {
         let o = self.offset + at;
-        (o + bytes <= self.num_records).then(|| self.base.wrapping_add(o))
+        (o + bytes - 4 < self.limit).then(|| self.base.wrapping_add(o))
     }
 }
 
@@ -478,7 +492,9 @@ fn cmpswap64<const BUF: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resul
 
 #[inline(always)]
 fn clock(w: &Wave, env: &Env<'_>) -> u64 {
-    env.clock.wrapping_add(w.instructions)
+    env.clock
+        .wrapping_add(w.instructions)
+        .wrapping_mul(CLOCKS_PER_INSTRUCTION)
 }
 
 fn s_memtime(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
@@ -533,8 +549,8 @@ mod tests {
         let r = run(mcpu, src, |w, mem| {
             base = buffer(mem, 64);
             w.set_sreg64(0, base);
-            // V#: base, a stride of 16 in bits [61:48] (ignored by scalar loads), NUM_RECORDS.
-            w.set_sreg64(8, base | 16 << 48);
+            // V#: base, STRIDE 0, NUM_RECORDS in bytes.
+            w.set_sreg64(8, base);
             w.s[10] = records;
             w.s[11] = 0x0002_7000;
             setup(w, base);
@@ -646,10 +662,31 @@ mod tests {
                     w.s[3] = 8;
                 },
             );
-            // NUM_RECORDS = 10 bytes: dword 1 (bytes 4..8) is in, dword 2 (8..12) is not.
-            assert_eq!(&r.wave.s[20..24], &[0x101, 0, 0, 0], "{mcpu}");
-            assert_eq!(r.wave.s[24], 0, "{mcpu}");
+            // NUM_RECORDS = 10 bytes: the dwords at bytes 4 and 8 start below 10, those at
+            // 12 and 16 do not.
+            assert_eq!(&r.wave.s[20..24], &[0x101, 0x102, 0, 0], "{mcpu}");
+            assert_eq!(r.wave.s[24], 0x102, "{mcpu}");
         }
+        // With a STRIDE, the limit is NUM_RECORDS strides: 3 records of 8 bytes = 24 bytes.
+        let (r, _) = go(
+            "gfx803",
+            "s_buffer_load_dwordx8 s[20:27], s[8:11], 0x8",
+            3,
+            |w, base| {
+                w.set_sreg64(8, base | 8 << 48);
+            },
+        );
+        assert_eq!(&r.wave.s[20..28], &[0x102, 0x103, 0x104, 0x105, 0, 0, 0, 0]);
+        // V# bits 63:48 hold the stride, not address bits.
+        let (r, _) = go(
+            "gfx900",
+            "s_buffer_load_dword s20, s[8:11], 0x4",
+            1,
+            |w, base| {
+                w.set_sreg64(8, base | 0x3fff << 48);
+            },
+        );
+        assert_eq!(r.wave.s[20], 0x101);
         let (r, _) = go(
             "gfx900",
             "s_buffer_load_dwordx2 s[20:21], s[8:11], 0x8",
@@ -702,7 +739,7 @@ mod tests {
                 w.s[20..24].copy_from_slice(&[1, 2, 3, 4]);
             },
         );
-        // Bytes 4..12 are in range: dwords 1 and 2 are written, 3 and 4 are not.
+        // NUM_RECORDS = 12: the dwords at bytes 4 and 8 are written, those at 12 and 16 not.
         let got: Vec<u32> = (0..6).map(|i| dword(&r, base + 4 * i)).collect();
         assert_eq!(got, [0x100, 1, 2, 0x103, 0x104, 0x105]);
     }
@@ -942,13 +979,13 @@ mod tests {
         let (r, base) = go(
             "gfx90a",
             "s_buffer_atomic_add s20, s[8:11], 0x8 glc\ns_buffer_atomic_add s21, s[8:11], 0xc glc",
-            14,
+            12,
             |w, _| {
                 w.s[20] = 1;
                 w.s[21] = 1;
             },
         );
-        // Bytes 8..12 are in range, 12..16 are not (NUM_RECORDS = 14).
+        // NUM_RECORDS = 12: the dword at byte 8 is in range, the one at 12 is not.
         assert_eq!((r.wave.s[20], r.wave.s[21]), (0x102, 0));
         assert_eq!((dword(&r, base + 8), dword(&r, base + 12)), (0x103, 0x103));
         let (r, base) = go(
@@ -969,7 +1006,8 @@ mod tests {
                 w.s[20..22].copy_from_slice(&[0, 1]);
             },
         );
-        // An 8-byte atomic at byte 8 needs NUM_RECORDS >= 16: nothing happens.
+        // An 8-byte atomic at byte 8 needs its dword at byte 12 below NUM_RECORDS = 12: it is
+        // not, so nothing happens.
         assert_eq!((dword(&r, base + 8), dword(&r, base + 12)), (0x102, 0x103));
     }
 
@@ -992,16 +1030,16 @@ mod tests {
             |w, _| w.instructions = 1000,
         );
         // The test environment's clock is 0; the first instruction runs as the 1001st.
-        assert_eq!(r.wave.sreg64(20), 1001);
-        assert_eq!(r.wave.sreg64(22), 1010);
-        assert_eq!(r.wave.sreg64(24), 1011 / REALTIME_DIVISOR);
+        assert_eq!(r.wave.sreg64(20), 4 * 1001);
+        assert_eq!(r.wave.sreg64(22), 4 * 1010);
+        assert_eq!(r.wave.sreg64(24), 4 * 1011 / 16);
         let (r, _) = go(
             "gfx700",
             "s_memtime s[20:21]\ns_dcache_inv_vol\ns_dcache_inv",
             0,
             |_, _| {},
         );
-        assert_eq!(r.wave.sreg64(20), 1);
+        assert_eq!(r.wave.sreg64(20), 4);
     }
 
     #[test]
