@@ -807,6 +807,39 @@ mod tests {
         );
     }
 
+    #[test]
+    fn disabled_lanes_neither_store_nor_load() {
+        let mut a = 0;
+        let src = "flat_store_dword v[0:1], v2\nflat_load_dword v3, v[0:1] offset:4";
+        let r = run("gfx900", src, 0, |w, mem, _| {
+            a = buffer(mem, 65, |i| 1000 + i as u32);
+            for l in 0..64 {
+                set64(w, 0, l, a + 4 * l as u64);
+                w.v[2][l] = l as u32;
+                w.v[3][l] = 0xdead;
+            }
+            w.set_exec(0xffff_0000_ffff_0000);
+        })
+        .unwrap();
+        for l in 0..64u64 {
+            let on = (0xffff_0000_ffff_0000u64 >> l) & 1 != 0;
+            assert_eq!(
+                read32(&r.mem, a + 4 * l),
+                if on { l as u32 } else { 1000 + l as u32 }
+            );
+            // Lane l reads element l + 1, which lane l + 1 may have overwritten.
+            let next_on = l < 63 && (0xffff_0000_ffff_0000u64 >> (l + 1)) & 1 != 0;
+            let want = if !on {
+                0xdead
+            } else if next_on {
+                l as u32 + 1
+            } else {
+                1001 + l as u32
+            };
+            assert_eq!(r.wave.v[3][l as usize], want, "lane {l}");
+        }
+    }
+
     // ---- faults (docs/emulator-abi.md §13.3) --------------------------------------------
 
     #[test]

@@ -1290,6 +1290,34 @@ mod tests {
         assert!(r.mem.read(a, 256).unwrap().iter().all(|&b| b == 0));
     }
 
+    #[test]
+    fn disabled_lanes_neither_load_nor_store() {
+        let mut a = 0;
+        let src = "buffer_store_dword v1, v0, s[8:11], 0 offen\nbuffer_load_dword v2, v0, s[8:11], 0 offen offset:256";
+        let r = run("gfx900", src, 0, |w, mem, _| {
+            a = buffer(mem, 128, |i| 1000 + i as u32);
+            vsharp(w, 8, a, 0, false, 512, PLAIN);
+            for l in 0..64 {
+                w.v[0][l] = 4 * l as u32;
+                w.v[1][l] = l as u32;
+                w.v[2][l] = 0xdead;
+            }
+            w.set_exec(0x5555_5555_5555_5555); // even lanes
+        })
+        .unwrap();
+        for l in 0..64u64 {
+            let even = l % 2 == 0;
+            assert_eq!(
+                read32(&r.mem, a + 4 * l),
+                if even { l as u32 } else { 1000 + l as u32 }
+            );
+            assert_eq!(
+                r.wave.v[2][l as usize],
+                if even { 1064 + l as u32 } else { 0xdead }
+            );
+        }
+    }
+
     // ---- sub-dword and LDS loads ----------------------------------------------------------
 
     #[test]
