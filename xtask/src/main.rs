@@ -35,6 +35,29 @@ fn main() -> Result<()> {
             println!("generated code is up to date");
             Ok(())
         }
-        _ => bail!("usage: cargo xtask gen-tables | check-tables"),
+        Some("emu-coverage") => {
+            // The README's table: rows of the instruction table with semantics, per generation.
+            let list_missing = args.iter().any(|a| a == "--missing");
+            println!("| generation | table rows | emulated | share |");
+            println!("| --- | ---: | ---: | ---: |");
+            let report = gcnkit_emu::coverage::coverage();
+            for c in &report {
+                println!(
+                    "| {} | {} | {} | {:.1}% |",
+                    c.gen.name(),
+                    c.rows,
+                    c.emulated,
+                    100.0 * c.emulated as f64 / c.rows.max(1) as f64
+                );
+            }
+            if list_missing {
+                for c in &report {
+                    println!("\n{} ({} rows not emulated):", c.gen.name(), c.missing.len());
+                    println!("{}", c.missing.join(" "));
+                }
+            }
+            Ok(())
+        }
+        _ => bail!("usage: cargo xtask gen-tables | check-tables | emu-coverage [--missing]"),
     }
 }

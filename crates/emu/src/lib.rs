@@ -5,6 +5,7 @@
 //! nothing and returns typed errors.
 #![warn(missing_docs)]
 
+pub mod coverage;
 pub mod device;
 pub mod dispatch;
 pub mod error;
@@ -13,6 +14,7 @@ pub mod launch;
 pub mod loader;
 pub mod memory;
 pub mod runner;
+pub mod sandbox;
 pub mod program;
 pub mod semantics;
 pub mod wave;
