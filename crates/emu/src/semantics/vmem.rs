@@ -15,6 +15,7 @@
 //! - swizzled: `base + soffset + ((index / IS) * stride + (offset / ES) * ES) * IS
 //!   + (index % IS) * ES + offset % ES`.
 //!
+//! Addresses are taken modulo 2^48 (the virtual address width; LLVM relies on it).
 //! Multi-dword accesses compute each dword at `offset + 4k` (the swizzle works per element),
 //! which gives the fact sheet §9.1 scratch mapping for the private-segment V#. Dword and wider
 //! accesses ignore the two low address bits, 16-bit ones bit 0.
@@ -149,16 +150,18 @@ fn lane_addr(w: &Wave, op: &Op, r: &Rsrc, lane: usize) -> LaneAddr {
     }
 }
 
+/// Buffer addresses are 48-bit virtual addresses and wrap there: LLVM's gfx6 code folds a
+/// negative offset into an addr64 access by using base = 0xffff_ffff_ffff (both V# address
+/// words -1) with a 64-bit pointer in vaddr, which addresses `pointer - 1` only modulo 2^48.
+const ADDRESS_MASK: u64 = (1 << 48) - 1;
+
 /// The device address of byte `extra` (a multiple of 4, or 0) of the lane's access.
 #[inline(always)]
 fn address(op: &Op, r: &Rsrc, soffset: u64, a: &LaneAddr, extra: u64) -> u64 {
     let offset = a.offset + extra;
     if op.mflags & memflags::ADDR64 != 0 {
-        return r
-            .base
-            .wrapping_add(a.vaddr64)
-            .wrapping_add(soffset)
-            .wrapping_add(offset);
+        let sum = r.base.wrapping_add(a.vaddr64).wrapping_add(soffset);
+        return sum.wrapping_add(offset) & ADDRESS_MASK;
     }
     let buffer_offset = if r.swizzle {
         let (is, es) = (r.is, r.es);
@@ -166,7 +169,7 @@ fn address(op: &Op, r: &Rsrc, soffset: u64, a: &LaneAddr, extra: u64) -> u64 {
     } else {
         a.index * r.stride + offset
     };
-    r.base.wrapping_add(soffset).wrapping_add(buffer_offset)
+    r.base.wrapping_add(soffset).wrapping_add(buffer_offset) & ADDRESS_MASK
 }
 
 /// True if byte `extra` of the lane's access is in range.
@@ -1247,6 +1250,22 @@ mod tests {
         .unwrap();
         assert_eq!(r.wave.v[4][0], 0x12);
         assert_eq!(read32(&r.mem, a + 8), 0x99);
+    }
+
+    #[test]
+    fn addr64_addresses_wrap_at_48_bits() {
+        // LLVM (gfx600 image_filter.cl): s[16:17] = -1, s[18:19] = (0, 0x100f000), vaddr = p,
+        // to load p[-1]. The all-ones word 1 also sets stride and swizzle, which addr64 ignores.
+        let src = "buffer_load_ubyte v8, v[4:5], s[16:19], 0 addr64";
+        let r = run("gfx600", src, 0, |w, mem, _| {
+            let a = buffer(mem, 2, |i| [0x4433_2211, 0x8877_6655][i]);
+            w.s[16..20].copy_from_slice(&[u32::MAX, u32::MAX, 0, 0x0100_f000]);
+            let p = a + 5;
+            w.v[4] = [p as u32; 64];
+            w.v[5] = [(p >> 32) as u32; 64];
+        })
+        .unwrap();
+        assert_eq!(r.wave.v[8][0], 0x55);
     }
 
     #[test]
