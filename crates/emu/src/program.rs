@@ -346,14 +346,16 @@ pub fn resolve_src(gen: Gen, value: u32, literal: Option<u32>, ty: DataType) -> 
     }
 }
 
-/// The type whose constant encoding an operand of type `ty` reads (packed pairs read their
-/// element type; wide register types read 32-bit constants).
+/// The type whose constant encoding an operand of type `ty` reads (packed float pairs read
+/// their element type; wide register types read 32-bit constants). Packed 16-bit integer
+/// operands read a float inline constant as the 32-bit float value, the hardware behaviour
+/// LLVM records in `AMDGPUBaseInfo.cpp` (`getInlineEncodingV216`).
 fn const_type(ty: DataType) -> DataType {
     use DataType::*;
     match ty {
         V2F16 => F16,
         V2Bf16 => Bf16,
-        V2I16 | V2U16 => I16,
+        V2I16 | V2U16 => B32,
         V2F32 => F32,
         B96 | B128 | B160 | B192 | B256 | B512 | B1024 => B32,
         t => t,
