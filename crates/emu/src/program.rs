@@ -597,7 +597,10 @@ fn resolve_valu(inst: &Instruction, def: &InstrDef, op: &mut Op, literal: Option
         let _ = d;
         op.vdst = f(Field::Vdst) as u16;
     }
-    let vop3b = def.has(flags::VOP3B);
+    // VOP3B: the VOP3-only rows flagged so, and the carry-out VOP2 instructions in their
+    // VOP3 form (their sdst sits where VOP3A keeps abs).
+    let vop3b = def.has(flags::VOP3B)
+        || (def.encoding == Encoding::Vop2 && def.operand(Role::Sdst).is_some());
     if def.operand(Role::Sdst).is_some() {
         op.sdst = match inst.form {
             _ if vop3_encoded && (vop3b || def.encoding == Encoding::Vop2) => {

@@ -636,3 +636,85 @@ mod tests {
         assert_eq!(r.wave.v[2][0], 0x0002_beef);
     }
 }
+
+#[cfg(test)]
+mod carry_tests {
+    use crate::testing::{run, splat};
+
+    #[test]
+    fn gfx6_carry_in_from_an_sgpr_pair() {
+        let r = run(
+            "gfx600",
+            "v_add_i32_e64 v9, s[2:3], v1, v15\nv_addc_u32_e64 v10, s[2:3], 0, 0, s[2:3]",
+            |w, _| {
+                w.v[1] = splat(u32::MAX);
+                w.v[15] = splat(1);
+            },
+        )
+        .unwrap();
+        assert_eq!(r.wave.v[9][0], 0);
+        assert_eq!(r.wave.v[10][0], 1);
+    }
+}
+
+#[cfg(test)]
+mod mulhi_tests {
+    use crate::testing::{run, splat};
+
+    /// clang-19's gfx600 code for the high half of a 64x64-bit product (int64_math.cl's
+    /// mulhi64), on one pair of inputs whose product's high half is 0x30525c850534395a
+    /// (worked with Python's integers).
+    #[test]
+    fn gfx6_mulhi64_sequence() {
+        let src = "v_mul_lo_u32 v14, v10, v9
+v_mul_hi_u32 v1, v10, v8
+v_mul_hi_u32 v16, v11, v8
+v_mul_lo_u32 v5, v11, v9
+v_mul_lo_u32 v15, v11, v8
+v_mul_hi_u32 v18, v11, v9
+v_add_i32_e64 v7, s[0:1], v1, v14
+v_mul_hi_u32 v17, v10, v9
+v_add_i32_e64 v5, s[0:1], v16, v5
+v_add_i32_e64 v9, s[2:3], v1, v15
+v_addc_u32_e64 v11, s[0:1], 0, v18, s[0:1]
+v_add_i32_e64 v1, s[0:1], v7, v15
+v_addc_u32_e64 v10, s[2:3], 0, 0, s[2:3]
+v_add_i32_e64 v7, s[0:1], v9, v14
+v_addc_u32_e64 v7, s[0:1], 0, v10, s[0:1]
+v_add_i32_e64 v5, s[0:1], v5, v17
+v_addc_u32_e64 v9, s[0:1], 0, v11, s[0:1]
+v_add_i32_e64 v1, s[0:1], v5, v7
+v_addc_u32_e64 v2, s[0:1], 0, v9, s[0:1]";
+        for cpu in ["gfx600", "gfx700"] {
+            let r = run(cpu, src, |w, _| {
+                w.v[8] = splat(0xbbc8c9fa);
+                w.v[9] = splat(0x98a531fb);
+                w.v[10] = splat(0x18b7ac52);
+                w.v[11] = splat(0x510a37c4);
+            })
+            .unwrap();
+            assert_eq!((r.wave.v[1][0], r.wave.v[2][0]), (0x0534395a, 0x30525c85), "{cpu}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod carry_pair_tests {
+    use crate::testing::{run, splat};
+
+    /// The VOP3B sdst of a carry-out instruction must not be read as abs (a bug once
+    /// cleared the sign of src1 whenever sdst was s[2:3]).
+    #[test]
+    fn carry_out_then_carry_in_through_the_same_pair() {
+        let r = run(
+            "gfx600",
+            "v_add_i32_e64 v7, s[0:1], v9, v14\nv_addc_u32_e64 v7, s[0:1], 0, v10, s[0:1]",
+            |w, _| {
+                w.v[9] = splat(u32::MAX);
+                w.v[14] = splat(1);
+            },
+        )
+        .unwrap();
+        assert_eq!(r.wave.v[7][0], 1);
+    }
+}
