@@ -1087,3 +1087,329 @@ dot_packed!(dot8_i32_i4, 4, signed);
 dot_packed!(dot8_u32_u4, 4, unsigned);
 dot_packed!(dot4c_i32_i8, 8, accumulate);
 dot_packed!(dot8c_i32_i4, 4, accumulate);
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{run, splat};
+
+    // f16 bit patterns used below.
+    const H_HALF: u32 = 0x3800; // 0.5
+    const H_ONE: u32 = 0x3c00; // 1.0
+    const H_TWO: u32 = 0x4000; // 2.0
+    const H_FOUR: u32 = 0x4400; // 4.0
+
+    #[test]
+    fn op_sel_and_op_sel_hi_pick_the_halves_of_each_result() {
+        // v0 = (hi 2.0, lo 1.0), v1 = (hi 4.0, lo 0.5). Vega ISA VOP3P / CLRX GcnInstrsVop3p.md:
+        // op_sel[i] picks the half of source i for the low result, op_sel_hi[i] for the high.
+        let r = run(
+            "gfx900",
+            "v_pk_add_f16 v2, v0, v1\n\
+             v_pk_add_f16 v3, v0, v1 op_sel:[1,0] op_sel_hi:[0,1]\n\
+             v_pk_add_f16 v4, v0, v1 neg_lo:[0,1] neg_hi:[1,0]",
+            |w, _| {
+                w.v[0] = splat(H_TWO << 16 | H_ONE);
+                w.v[1] = splat(H_FOUR << 16 | H_HALF);
+            },
+        )
+        .unwrap();
+        // lo 1 + 0.5 = 1.5 (0x3e00), hi 2 + 4 = 6 (0x4600).
+        assert_eq!(r.wave.v[2][7], 0x4600_3e00);
+        // lo = v0.hi + v1.lo = 2.5 (0x4100), hi = v0.lo + v1.hi = 5 (0x4500).
+        assert_eq!(r.wave.v[3][7], 0x4500_4100);
+        // lo = 1 - 0.5 = 0.5, hi = -2 + 4 = 2.
+        assert_eq!(r.wave.v[4][7], 0x4000_3800);
+    }
+
+    #[test]
+    fn inline_constants_fill_halves_as_llvm_documents() {
+        // LLVM getInlineEncodingV216: a float constant is the f16 value in the low half and 0
+        // in the high half for f16 instructions, the f32 value for integer ones; an integer
+        // constant is sign-extended to 32 bits.
+        let r = run(
+            "gfx900",
+            "v_pk_add_f16 v2, v0, 1.0\n\
+             v_pk_add_f16 v3, v0, 1.0 op_sel_hi:[1,0]\n\
+             v_pk_add_u16 v4, v1, -1\n\
+             v_pk_add_u16 v5, v1, 1.0\n\
+             v_pk_add_u16 v6, v1, 3",
+            |w, _| {
+                w.v[0] = splat(H_TWO << 16 | H_ONE);
+                w.v[1] = splat(0x0005_0003);
+            },
+        )
+        .unwrap();
+        // lo 1 + 1 = 2; hi 2 + (high half of the constant, 0) = 2.
+        assert_eq!(r.wave.v[2][0], 0x4000_4000);
+        // op_sel_hi:[1,0] reads the constant's low half for the high result too: 2 + 1 = 3.
+        assert_eq!(r.wave.v[3][0], 0x4200_4000);
+        // -1 is 0xffffffff: both halves decrement.
+        assert_eq!(r.wave.v[4][0], 0x0004_0002);
+        // 1.0 is 0x3f800000 for a u16 operation: lo + 0, hi + 0x3f80.
+        assert_eq!(r.wave.v[5][0], 0x3f85_0003);
+        // 3 is 0x00000003: only the low half grows.
+        assert_eq!(r.wave.v[6][0], 0x0005_0006);
+    }
+
+    #[test]
+    fn f16_clamp_saturates_and_zeroes_nan_with_dx10() {
+        // §7.1 of docs/emulator-precision.md: clamp to [0, 1]; NaN -> 0 under DX10_CLAMP.
+        let r = run(
+            "gfx900",
+            "v_pk_mul_f16 v2, v0, v1 clamp\nv_pk_add_f16 v3, v0, v4 clamp",
+            |w, _| {
+                w.v[0] = splat(0xbc00 << 16 | H_TWO); // (-1, 2)
+                w.v[1] = splat(H_HALF << 16 | H_FOUR); // (0.5, 4)
+                w.v[4] = splat(0x7e00 << 16 | 0x7e00); // NaN, NaN
+            },
+        )
+        .unwrap();
+        // lo 2*4 = 8 -> 1.0; hi -1*0.5 = -0.5 -> +0.
+        assert_eq!(r.wave.v[2][0], 0x0000_3c00);
+        assert_eq!(r.wave.v[3][0], 0);
+    }
+
+    #[test]
+    fn pk_fma_f16_rounds_once_and_honours_the_f16_denormal_mode() {
+        // (1 + 2^-10)^2 - (1 + 2^-9) = 2^-20 exactly: a denormal f16 (0x0010). A separate
+        // multiply would round the product to 1 + 2^-9 and give 0.
+        let src = "v_pk_fma_f16 v3, v0, v0, v1";
+        let setup = |w: &mut crate::wave::Wave| {
+            w.v[0] = splat(0x3c01_3c01);
+            w.v[1] = splat(0xbc02_bc02);
+        };
+        let r = run("gfx900", src, |w, _| setup(w)).unwrap();
+        assert_eq!(r.wave.v[3][0], 0x0010_0010);
+        // MODE.FP_DENORM f16/f64 = 0 flushes the denormal result to +0.
+        let r = run("gfx900", src, |w, _| {
+            setup(w);
+            w.mode.bits &= !0xc0;
+        })
+        .unwrap();
+        assert_eq!(r.wave.v[3][0], 0);
+        // Input denormals are flushed too: 0x0200 (2^-15) * 2^15 = 1.0 only when kept.
+        let r = run("gfx900", "v_pk_mul_f16 v3, v0, v1", |w, _| {
+            w.v[0] = splat(0x0200);
+            w.v[1] = splat(0x7800); // 2^15
+        })
+        .unwrap();
+        assert_eq!(r.wave.v[3][0] & 0xffff, 0x3c00);
+        let r = run("gfx900", "v_pk_mul_f16 v3, v0, v1", |w, _| {
+            w.v[0] = splat(0x0200);
+            w.v[1] = splat(0x7800);
+            w.mode.bits &= !0x40; // keep output denormals, flush input ones
+        })
+        .unwrap();
+        assert_eq!(r.wave.v[3][0] & 0xffff, 0);
+    }
+
+    #[test]
+    fn f16_rounding_mode_and_overflow_saturation_follow_mode() {
+        // 1 + 2^-11 is half an f16 ulp above 1: nearest-even gives 1.0, toward +inf 1 + 2^-10.
+        let src = "v_pk_add_f16 v2, v0, v1";
+        let setup = |w: &mut crate::wave::Wave| {
+            w.v[0] = splat(0x7bff_3c00); // (65504, 1.0)
+            w.v[1] = splat(0x7bff_1000); // (65504, 2^-11)
+        };
+        let r = run("gfx900", src, |w, _| setup(w)).unwrap();
+        // hi: 65504 + 65504 overflows to +inf.
+        assert_eq!(r.wave.v[2][0], 0x7c00_3c00);
+        let r = run("gfx900", src, |w, _| {
+            setup(w);
+            w.mode.bits |= 1 << 2; // f16/f64 round toward +inf
+        })
+        .unwrap();
+        assert_eq!(r.wave.v[2][0], 0x7c00_3c01);
+        let r = run("gfx900", src, |w, _| {
+            setup(w);
+            w.mode.bits |= 1 << 23; // FP16_OVFL: overflow saturates to 65504
+        })
+        .unwrap();
+        assert_eq!(r.wave.v[2][0], 0x7bff_3c00);
+    }
+
+    #[test]
+    fn f16_min_max_follow_the_ieee_nan_and_signed_zero_rules() {
+        // §7.3: a quiet NaN loses, a signalling NaN wins quieted (IEEE mode), min prefers -0.
+        let r = run(
+            "gfx900",
+            "v_pk_max_f16 v2, v0, v1\nv_pk_min_f16 v3, v4, v5",
+            |w, _| {
+                w.v[0] = splat(0x7c01 << 16 | 0x7e00); // (sNaN, qNaN)
+                w.v[1] = splat(H_ONE << 16 | H_ONE);
+                w.v[4] = splat(0x8000 << 16 | 0xc000); // (-0, -2)
+                w.v[5] = splat(H_ONE | 0x0000_0000); // (+0, 1)
+            },
+        )
+        .unwrap();
+        assert_eq!(r.wave.v[2][0], 0x7e01_3c00);
+        assert_eq!(r.wave.v[3][0], 0x8000_c000);
+    }
+
+    #[test]
+    fn packed_integer_operations_saturate_only_with_clamp() {
+        // CLRX GcnInstrsVop3p.md: add/sub/mad saturate under CLAMP; shifts use the low 4 bits.
+        let r = run(
+            "gfx900",
+            "v_pk_add_u16 v2, v0, v1\n\
+             v_pk_add_u16 v3, v0, v1 clamp\n\
+             v_pk_sub_i16 v4, v5, v6\n\
+             v_pk_sub_i16 v7, v5, v6 clamp\n\
+             v_pk_lshlrev_b16 v8, v9, v10\n\
+             v_pk_ashrrev_i16 v11, v9, v10\n\
+             v_pk_mad_u16 v12, v0, v0, v1 clamp\n\
+             v_pk_mul_lo_u16 v13, v14, v15\n\
+             v_pk_max_i16 v16, v17, v18\n\
+             v_pk_max_u16 v19, v17, v18\n\
+             v_pk_mad_i16 v20, v5, v6, v6 clamp",
+            |w, _| {
+                w.v[0] = splat(0xffff_fffe); // (65535, 65534)
+                w.v[1] = splat(0x0001_0001);
+                w.v[5] = splat(0x8000_7fff); // (-32768, 32767)
+                w.v[6] = splat(0x0001_ffff); // (1, -1)
+                w.v[9] = splat(0x000f_0011); // counts (15, 17)
+                w.v[10] = splat(0x8000_8001);
+                w.v[14] = splat(0x0003_1234);
+                w.v[15] = splat(0xffff_0100);
+                w.v[17] = splat(0x8000_8000);
+                w.v[18] = splat(0x0001_0001);
+            },
+        )
+        .unwrap();
+        let v = |i: usize| r.wave.v[i][3];
+        assert_eq!(v(2), 0x0000_ffff); // wraps: 65535+1 = 0, 65534+1 = 65535
+        assert_eq!(v(3), 0xffff_ffff); // saturates at 65535
+        assert_eq!(v(4), 0x7fff_8000); // -32768-1 wraps to 32767; 32767-(-1) wraps to -32768
+        assert_eq!(v(7), 0x8000_7fff); // saturated
+                                       // lo: 0x8001 << (17 & 15 = 1) = 0x0002; hi: 0x8000 << 15 = 0.
+        assert_eq!(v(8), 0x0000_0002);
+        // lo: 0x8001 >> 1 (arithmetic) = 0xc000; hi: 0x8000 >> 15 = 0xffff.
+        assert_eq!(v(11), 0xffff_c000);
+        // 65535^2 + 1 and 65534^2 + 1 saturate.
+        assert_eq!(v(12), 0xffff_ffff);
+        // lo 0x1234 * 0x100 = 0x123400 -> 0x3400; hi 3 * 0xffff = 0x2fffd -> 0xfffd.
+        assert_eq!(v(13), 0xfffd_3400);
+        // signed: max(-32768, 1) = 1; unsigned: 0x8000.
+        assert_eq!(v(16), 0x0001_0001);
+        assert_eq!(v(19), 0x8000_8000);
+        // lo 32767 * -1 + -1 = -32768 (fits); hi -32768 * 1 + 1 = -32767.
+        assert_eq!(v(20), 0x8001_8000);
+    }
+
+    #[test]
+    fn disabled_lanes_keep_their_values() {
+        let r = run("gfx900", "v_pk_add_u16 v1, v0, v0", |w, _| {
+            w.set_exec(0b101);
+            w.v[0] = splat(0x0001_0002);
+            w.v[1] = splat(9);
+        })
+        .unwrap();
+        assert_eq!(&r.wave.v[1][..4], &[0x0002_0004, 9, 0x0002_0004, 9]);
+    }
+
+    #[test]
+    fn packed_f32_operations_select_dwords_of_register_pairs() {
+        // CDNA2 ISA V_PK_FMA_F32: op_sel picks the dword of each 64-bit source for the low
+        // result, op_sel_hi for the high one.
+        let f = |x: f32| x.to_bits();
+        let r = run(
+            "gfx90a",
+            "v_pk_fma_f32 v[6:7], v[0:1], v[2:3], v[4:5]\n\
+             v_pk_fma_f32 v[8:9], v[0:1], v[2:3], v[4:5] op_sel:[1,0,0] op_sel_hi:[0,1,1]\n\
+             v_pk_mul_f32 v[10:11], v[0:1], 2.0 op_sel_hi:[1,0]\n\
+             v_pk_add_f32 v[12:13], v[0:1], s[0:1] neg_lo:[0,1]\n\
+             v_pk_mov_b32 v[14:15], v[0:1], v[2:3] op_sel:[1,0]\n\
+             v_pk_mul_f32 v[16:17], v[0:1], v[2:3] clamp\n\
+             v_pk_mov_b32 v[18:19], 1.0, -2",
+            |w, _| {
+                w.v[0] = splat(f(2.0));
+                w.v[1] = splat(f(3.0));
+                w.v[2] = splat(f(4.0));
+                w.v[3] = splat(f(5.0));
+                w.v[4] = splat(f(1.0));
+                w.v[5] = splat(f(10.0));
+                w.s[0] = f(0.5);
+                w.s[1] = f(-1.0);
+            },
+        )
+        .unwrap();
+        let v = |i: usize| f32::from_bits(r.wave.v[i][9]);
+        assert_eq!((v(6), v(7)), (9.0, 25.0)); // 2*4+1, 3*5+10
+        assert_eq!((v(8), v(9)), (13.0, 20.0)); // 3*4+1, 2*5+10
+        assert_eq!((v(10), v(11)), (4.0, 6.0));
+        assert_eq!((v(12), v(13)), (1.5, 2.0)); // 2 - 0.5, 3 + -1
+        assert_eq!((v(14), v(15)), (3.0, 4.0));
+        assert_eq!((v(16), v(17)), (1.0, 1.0)); // 8 and 15 clamp to 1
+                                                // A constant's low dword is the 32-bit value: 1.0 and -1's sign-extended -2.
+        assert_eq!((r.wave.v[18][0], r.wave.v[19][0]), (f(1.0), 0xffff_fffe));
+    }
+
+    #[test]
+    fn dot_products_sum_exactly_and_clamp_saturates() {
+        // Vega ISA V_DOT2_F32_F16: D = S0.lo*S1.lo + S0.hi*S1.hi + S2; V_DOT4_I32_I8 etc.
+        let r = run(
+            "gfx906",
+            "v_dot2_f32_f16 v3, v0, v1, v2\n\
+             v_dot2_f32_f16 v4, v0, v1, v2 neg_lo:[0,0,1]\n\
+             v_dot4_i32_i8 v5, v6, v6, v7\n\
+             v_dot4_i32_i8 v8, v6, v6, v7 clamp\n\
+             v_dot8_u32_u4 v9, v10, v11, 0\n\
+             v_dot8_i32_i4 v12, v10, v13, 10\n\
+             v_dot2_i32_i16 v14, v15, v16, 64\n\
+             v_dot4_u32_u8 v17, v10, v10, -1 clamp",
+            |w, _| {
+                w.v[0] = splat(0x4200_4000); // (3, 2)
+                w.v[1] = splat(0x4500_4400); // (5, 4)
+                w.v[2] = splat(1.5f32.to_bits());
+                w.v[6] = splat(0x7f7f_7f7f);
+                w.v[7] = splat(i32::MAX as u32);
+                w.v[10] = splat(0xffff_ffff);
+                w.v[11] = splat(0x1111_1111);
+                w.v[13] = splat(0x2222_2222);
+                w.v[15] = splat(0x0003_fffe); // (3, -2)
+                w.v[16] = splat(0x0007_0005); // (7, 5)
+            },
+        )
+        .unwrap();
+        let v = |i: usize| r.wave.v[i][0];
+        assert_eq!(v(3), 24.5f32.to_bits()); // 2*4 + 3*5 + 1.5
+        assert_eq!(v(4), 21.5f32.to_bits()); // 23 - 1.5
+                                             // 4 * 127 * 127 = 64516 (0xfc04) on top of i32::MAX wraps, or saturates with clamp.
+        assert_eq!(v(5), 0x8000_fc03);
+        assert_eq!(v(8), i32::MAX as u32);
+        assert_eq!(v(9), 120); // 8 * 15 * 1
+        assert_eq!(v(12), (-6i32) as u32); // 8 * (-1 * 2) + 10
+        assert_eq!(v(14), 75); // -2*5 + 3*7 + 64
+                               // 4 * 255 * 255 + 0xffffffff saturates at u32::MAX.
+        assert_eq!(v(17), u32::MAX);
+    }
+
+    #[test]
+    fn accumulating_forms_add_into_their_destination() {
+        let r = run(
+            "gfx908",
+            "v_dot2c_f32_f16 v2, v0, v1\n\
+             v_pk_fmac_f16 v3, v0, v1\n\
+             v_dot4c_i32_i8 v4, v5, v5\n\
+             v_dot2c_i32_i16 v6, v7, v7",
+            |w, _| {
+                w.v[0] = splat(0x4200_4000); // (3, 2)
+                w.v[1] = splat(0x4500_4400); // (5, 4)
+                w.v[2] = splat(1.5f32.to_bits());
+                w.v[3] = splat(H_TWO << 16 | H_ONE);
+                w.v[4] = splat(5);
+                w.v[5] = splat(0xff02_fe01); // bytes 1, -2, 2, -1
+                w.v[6] = splat(7);
+                w.v[7] = splat(0x8000_0002); // (-32768, 2)
+            },
+        )
+        .unwrap();
+        let v = |i: usize| r.wave.v[i][0];
+        assert_eq!(v(2), 24.5f32.to_bits());
+        // lo 2*4 + 1 = 9 (0x4880), hi 3*5 + 2 = 17 (0x4c40).
+        assert_eq!(v(3), 0x4c40_4880);
+        assert_eq!(v(4), 5 + 1 + 4 + 4 + 1);
+        // 2*2 + 32768^2 + 7 = 2^30 + 11.
+        assert_eq!(v(6), (1 << 30) + 11);
+    }
+}
