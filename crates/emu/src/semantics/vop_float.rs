@@ -829,8 +829,10 @@ fn tf_lane(t: Tf, f: Fmt, a: u64, x: Fp, flush: bool) -> u64 {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Post {
     None,
-    /// ±∞ results become ±MAX (rcp_clamp, rsq_clamp, log_clamp).
+    /// ±∞ results become ±MAX (rcp_clamp, rsq_clamp).
     ClampMax,
+    /// A -∞ result becomes -MAX (log_clamp).
+    ClampNegInf,
     /// rcp_legacy: a ±∞ result becomes 0 with the input's sign.
     RcpLegacy,
     /// rsq_legacy: a +∞ result becomes +0.
@@ -842,6 +844,7 @@ fn post(f: Fmt, a: u64, r: u64, p: Post) -> u64 {
     match p {
         Post::None => r,
         Post::ClampMax if f.is_inf(r) => f.max(f.is_neg(r)),
+        Post::ClampNegInf if r == f.inf(true) => f.max(true),
         Post::RcpLegacy if f.is_inf(r) => a & f.sign(),
         Post::RsqLegacy if r == f.exp_mask() => 0,
         _ => r,
@@ -885,6 +888,7 @@ const P_NONE: u8 = 0;
 const P_CLAMP: u8 = 1;
 const P_RCP_LEGACY: u8 = 2;
 const P_RSQ_LEGACY: u8 = 3;
+const P_CLAMP_NEG: u8 = 4;
 
 #[inline(always)]
 const fn tf_of(t: u8) -> Tf {
@@ -903,6 +907,7 @@ const fn post_of(p: u8) -> Post {
         P_CLAMP => Post::ClampMax,
         P_RCP_LEGACY => Post::RcpLegacy,
         P_RSQ_LEGACY => Post::RsqLegacy,
+        P_CLAMP_NEG => Post::ClampNegInf,
         _ => Post::None,
     }
 }
@@ -2004,7 +2009,7 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         M::VRsqClampF32 => tf32::<T_RSQ, P_CLAMP>,
         M::VSqrtF32 => tf32::<T_SQRT, P_NONE>,
         M::VLogF32 | M::VLogLegacyF32 => tf32::<T_LOG, P_NONE>,
-        M::VLogClampF32 => tf32::<T_LOG, P_CLAMP>,
+        M::VLogClampF32 => tf32::<T_LOG, P_CLAMP_NEG>,
         M::VExpF32 | M::VExpLegacyF32 => tf32::<T_EXP, P_NONE>,
         M::VRcpF64 => tf_wide::<64, T_RCP, P_NONE>,
         M::VRcpClampF64 => tf_wide::<64, T_RCP, P_CLAMP>,

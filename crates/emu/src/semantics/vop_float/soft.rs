@@ -542,11 +542,12 @@ mod tests {
 
     #[test]
     fn fused_multiply_add_rounds_once() {
-        // (1 + 2^-23)^2 - 1 = 2^-22 + 2^-46: a separate product rounds away the 2^-46.
-        let a = 1.0 + (-23f64).exp2();
+        // (1 + 2^-12)^2 - 1 = 2^-11 + 2^-24 = 2^-11 * (1 + 2^-13), representable in f32; a
+        // separately rounded product would lose the 2^-24 (a tie at 1 + 2^-11, even below).
+        let a = 1.0 + (-12f64).exp2();
         assert_eq!(
             f32::from_bits(fma(F32, a, a, -1.0, RNE) as u32) as f64,
-            (-22f64).exp2() + (-46f64).exp2()
+            (-11f64).exp2() + (-24f64).exp2()
         );
         // A huge addend with a tiny product: only the sticky bit survives, which decides
         // directed rounding: 1 + 2^-200 rounds up to 1 + 2^-23 toward +inf.
