@@ -1024,3 +1024,613 @@ impl<const G: usize, const FP8: bool> Kernel for Fused<G, FP8> {
         acc as u64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{run, splat};
+    use crate::wave::{Wave, ACC_BASE};
+
+    const A: usize = ACC_BASE as usize;
+
+    fn f(x: f32) -> u32 {
+        x.to_bits()
+    }
+    fn h(x: f32) -> u32 {
+        half::f16::from_f32(x).to_bits() as u32
+    }
+    fn bf(x: f32) -> u32 {
+        x.to_bits() >> 16
+    }
+    /// Sets 16-bit element `x` of `lane` in the operand starting at VGPR `base`.
+    fn set16(w: &mut Wave, base: usize, lane: usize, x: usize, v: u32) {
+        let r = &mut w.v[base + x / 2][lane];
+        let sh = 16 * (x % 2);
+        *r = (*r & !(0xffff << sh)) | v << sh;
+    }
+    /// Sets byte `x` of `lane` in the operand starting at VGPR `base`.
+    fn set8(w: &mut Wave, base: usize, lane: usize, x: usize, v: u32) {
+        let r = &mut w.v[base + x / 4][lane];
+        let sh = 8 * (x % 4);
+        *r = (*r & !(0xff << sh)) | (v & 0xff) << sh;
+    }
+
+    #[test]
+    fn outer_product_32x32x1_places_blocks_rows_and_columns() {
+        // Two 32x32 blocks: A[i] of block b in lane 32b+i, B[j] in lane 32b+j; D[i][j] of
+        // block b in register 16b + (i/8)*4 + i%4, lane ((i/4)%2)*32 + j (calculator layout).
+        let setup = |w: &mut Wave| {
+            for l in 0..64 {
+                w.v[0][l] = f(l as f32 + 1.0);
+                w.v[1][l] = f(100.0 + l as f32);
+            }
+            w.v[A + 21][37] = f(0.5);
+        };
+        let r = run(
+            "gfx908",
+            "v_mfma_f32_32x32x1f32 a[0:31], v0, v1, a[0:31]",
+            |w, _| setup(w),
+        )
+        .unwrap();
+        let d = |reg: usize, lane: usize| f32::from_bits(r.wave.v[A + reg][lane]);
+        assert_eq!(d(0, 0), 100.0); // block 0, i 0, j 0: 1 * 100
+        assert_eq!(d(15, 63), 4192.0); // block 0, i 31, j 31: 32 * 131
+        assert_eq!(d(16, 32), 4884.0); // block 1, i 4, j 0: 37 * 132
+        assert_eq!(d(21, 37), 6302.5); // block 1, i 13, j 5: 46 * 137 + C 0.5
+                                       // cbsz:1 abid:1: both blocks take A from block 1 (block 0, i 0 reads lane 32 = 33).
+        let r = run(
+            "gfx908",
+            "v_mfma_f32_32x32x1f32 a[0:31], v0, v1, a[0:31] cbsz:1 abid:1",
+            |w, _| setup(w),
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[A][0]), 3300.0);
+        assert_eq!(f32::from_bits(r.wave.v[A + 16][32]), 4884.0);
+        // blgp:1: B is read from lane % 32, so block 1, j 5 reads lane 5 (105).
+        let r = run(
+            "gfx908",
+            "v_mfma_f32_32x32x1f32 a[0:31], v0, v1, a[0:31] blgp:1",
+            |w, _| setup(w),
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[A + 21][37]), 46.0 * 105.0 + 0.5);
+    }
+
+    /// A[i][k] = 1 when i % 4 == k (lane 16k + i), B[k][j] = 10k + j + 1 (lane 16k + j), so
+    /// D[i][j] = 10 * (i % 4) + j + 1.
+    fn rows_pick_b(w: &mut Wave, a: usize, b: usize) {
+        for l in 0..64 {
+            let (k, r) = (l / 16, l % 16);
+            w.v[a][l] = f(if r % 4 == k { 1.0 } else { 0.0 });
+            w.v[b][l] = f((10 * k + r + 1) as f32);
+        }
+    }
+
+    #[test]
+    fn single_block_16x16x4_and_register_files() {
+        // D[i][j] is register i % 4, lane 16 * (i / 4) + j.
+        let r = run(
+            "gfx90a",
+            "v_mfma_f32_16x16x4f32 v[0:3], v4, v5, v[0:3]",
+            |w, _| rows_pick_b(w, 4, 5),
+        )
+        .unwrap();
+        let d = |reg: usize, lane: usize| f32::from_bits(r.wave.v[reg][lane]);
+        assert_eq!(d(0, 0), 1.0); // i 0, j 0
+        assert_eq!(d(2, 19), 24.0); // i 6, j 3
+        assert_eq!(d(3, 63), 46.0); // i 15, j 15
+                                    // A from an AccVGPR (acc bit), D in AccVGPRs (acc_cd), C an inline constant.
+        let r = run(
+            "gfx90a",
+            "v_mfma_f32_16x16x4f32 a[0:3], a4, v5, 0.5",
+            |w, _| {
+                rows_pick_b(w, A + 4, 5);
+                w.v[0] = splat(7);
+            },
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[A + 2][19]), 24.5);
+        assert_eq!(r.wave.v[0][0], 7, "VGPRs are not written with acc_cd");
+    }
+
+    #[test]
+    fn blgp_broadcasts_lanes_of_b() {
+        // blgp:4 reads B from lane % 16: B[k][j] = j for every k, so D[i][j] = 4j.
+        let r = run(
+            "gfx940",
+            "v_mfma_f32_16x16x4_f32 v[4:7], v0, v1, 0 blgp:4",
+            |w, _| {
+                w.v[0] = splat(f(1.0));
+                for l in 0..64 {
+                    w.v[1][l] = f(l as f32);
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[5][23]), 28.0); // i 5, j 7
+                                                           // blgp:6 reads lane % 16 + 32 (B = 32 + j): 4 (32 + 7); blgp:3 rotates by 16 lanes
+                                                           // (B[k][j] = 16 ((k + 1) % 4) + j): 16 (1 + 2 + 3 + 0) + 4j.
+        let r = run(
+            "gfx940",
+            "v_mfma_f32_16x16x4_f32 v[4:7], v0, v1, 0 blgp:6\n\
+             v_mfma_f32_16x16x4_f32 v[8:11], v0, v1, 0 blgp:3",
+            |w, _| {
+                w.v[0] = splat(f(1.0));
+                for l in 0..64 {
+                    w.v[1][l] = f(l as f32);
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[5][23]), 156.0);
+        assert_eq!(f32::from_bits(r.wave.v[9][23]), 124.0);
+    }
+
+    #[test]
+    fn cbsz_abid_broadcast_an_a_block_to_its_group() {
+        // 16x16x1, 4 blocks: A[i] of block b in lane 16b + i; D[i][j] of block b in register
+        // 4b + i % 4, lane 16 * (i / 4) + j. cbsz:2 abid:1: every block reads A block 1.
+        let setup = |w: &mut Wave| {
+            for l in 0..64 {
+                w.v[0][l] = f(l as f32 + 1.0);
+            }
+            w.v[1] = splat(f(1.0));
+        };
+        let r = run(
+            "gfx908",
+            "v_mfma_f32_16x16x1f32 a[0:15], v0, v1, a[0:15] cbsz:2 abid:1",
+            |w, _| setup(w),
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[A + 13][18]), 22.0); // block 3, i 5: lane 21
+        assert_eq!(f32::from_bits(r.wave.v[A][0]), 17.0); // block 0, i 0: lane 16
+        let r = run(
+            "gfx908",
+            "v_mfma_f32_16x16x1f32 a[0:15], v0, v1, a[0:15]",
+            |w, _| setup(w),
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[A + 13][18]), 54.0); // block 3, i 5: lane 53
+    }
+
+    #[test]
+    fn sixteen_4x4_blocks_share_each_register() {
+        // 4x4x1, 16 blocks: D[i][j] of block b is register i, lane 4b + j.
+        let r = run("gfx90a", "v_mfma_f32_4x4x1f32 v[2:5], v0, v1, 0", |w, _| {
+            for l in 0..64 {
+                w.v[0][l] = f(l as f32 + 1.0);
+            }
+            w.v[1] = splat(f(2.0));
+        })
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[4][31]), 62.0); // block 7, i 2, j 3: 2 * 31
+    }
+
+    /// 32x32x8 f16: A[i][k] element k % 4 of lane i + 32 (k / 4), A = 1 where k == i % 8;
+    /// B[k][j] = 32k + j. So D[i][j] = 32 * (i % 8) + j.
+    fn f16_32x32x8_inputs(w: &mut Wave) {
+        for l in 0..64 {
+            let (r, g) = (l % 32, l / 32);
+            for x in 0..4 {
+                let k = 4 * g + x;
+                set16(w, 0, l, x, h(if k == r % 8 { 1.0 } else { 0.0 }));
+                set16(w, 2, l, x, h((32 * k + r) as f32));
+            }
+        }
+    }
+
+    #[test]
+    fn f16_32x32x8_layout_on_every_generation() {
+        for (mcpu, src, base) in [
+            (
+                "gfx908",
+                "v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]",
+                A,
+            ),
+            (
+                "gfx90a",
+                "v_mfma_f32_32x32x8f16 v[4:19], v[0:1], v[2:3], 0",
+                4,
+            ),
+            (
+                "gfx940",
+                "v_mfma_f32_32x32x8_f16 v[4:19], v[0:1], v[2:3], 0",
+                4,
+            ),
+        ] {
+            let r = run(mcpu, src, |w, _| f16_32x32x8_inputs(w)).unwrap();
+            let d = |reg: usize, lane: usize| f32::from_bits(r.wave.v[base + reg][lane]);
+            assert_eq!(d(5, 39), 167.0, "{mcpu}: i 13, j 7");
+            assert_eq!(d(15, 63), 255.0, "{mcpu}: i 31, j 31");
+            assert_eq!(d(0, 1), 1.0, "{mcpu}: i 0, j 1");
+        }
+    }
+
+    #[test]
+    fn f16_accumulation_differs_per_generation_as_modelled() {
+        // Products 1+2^-10, -1, 2^-30 (2^-15 * 2^-15, an f16 denormal pair), 0.
+        // gfx908: pairwise f32 sums keep 2^-30: 2^-10 + 2^-30 = 0x3a800008.
+        // gfx90a: the denormal inputs are flushed: 2^-10.
+        // gfx940: 2^-30 is truncated when aligned to the largest product (exponent 0): 2^-10.
+        let setup = |w: &mut Wave| {
+            w.v[0] = splat(0xbc00_3c01);
+            w.v[1] = splat(0x0000_0200);
+            w.v[2] = splat(0x3c00_3c00);
+            w.v[3] = splat(0x0000_0200);
+        };
+        for (mcpu, src, base, want) in [
+            (
+                "gfx908",
+                "v_mfma_f32_4x4x4f16 a[0:3], v[0:1], v[2:3], a[0:3]",
+                A,
+                0x3a80_0008,
+            ),
+            (
+                "gfx90a",
+                "v_mfma_f32_4x4x4f16 v[4:7], v[0:1], v[2:3], 0",
+                4,
+                0x3a80_0000,
+            ),
+            (
+                "gfx940",
+                "v_mfma_f32_4x4x4_16b_f16 v[4:7], v[0:1], v[2:3], 0",
+                4,
+                0x3a80_0000,
+            ),
+        ] {
+            let r = run(mcpu, src, |w, _| setup(w)).unwrap();
+            for reg in 0..4 {
+                assert_eq!(
+                    r.wave.v[base + reg][reg * 16 + 5],
+                    want,
+                    "{mcpu} register {reg}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn gfx940_fused_sum_truncates_products_below_24_fraction_bits() {
+        // Products 1, 2^-24, 2^-25, 0: the exact sum 1 + 1.5 * 2^-24 would round to 1 + 2^-23,
+        // but 2^-25 is truncated at 24 fraction bits of the largest product, and 1 + 2^-24 is a
+        // tie that rounds to even: 1.0.
+        let r = run(
+            "gfx940",
+            "v_mfma_f32_4x4x4_16b_f16 v[4:7], v[0:1], v[2:3], 0",
+            |w, _| {
+                w.v[0] = splat(0x0c00_3c00); // (1, 2^-12)
+                w.v[1] = splat(0x0000_0c00); // (2^-12, 0)
+                w.v[2] = splat(0x0c00_3c00); // (1, 2^-12)
+                w.v[3] = splat(0x0000_0800); // (2^-13, 0)
+            },
+        )
+        .unwrap();
+        assert_eq!(r.wave.v[4][0], 0x3f80_0000);
+    }
+
+    #[test]
+    fn bf16_layouts() {
+        // 4x4x2bf16 (gfx908): two bf16 per lane, A[i][k] of block b element k of lane 4b + i.
+        // A = (4b + i + 1, 1), B = (j + 1, 0): D = (4b + i + 1) (j + 1), register i, lane 4b + j.
+        let r = run(
+            "gfx908",
+            "v_mfma_f32_4x4x2bf16 a[0:3], v0, v1, a[0:3]",
+            |w, _| {
+                for l in 0..64 {
+                    w.v[0][l] = bf(l as f32 + 1.0) | bf(1.0) << 16;
+                    w.v[1][l] = bf((l % 4) as f32 + 1.0);
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[A + 3][21]), 48.0); // block 5, i 3, j 1: 24 * 2
+                                                               // The four-per-lane forms: A = (4b+i+1, 0, 0, 2), B = (j+1, 0, 0, 3): D gains 6.
+        for (mcpu, src) in [
+            (
+                "gfx90a",
+                "v_mfma_f32_4x4x4bf16_1k v[4:7], v[0:1], v[2:3], 0",
+            ),
+            (
+                "gfx940",
+                "v_mfma_f32_4x4x4_16b_bf16 v[4:7], v[0:1], v[2:3], 0",
+            ),
+        ] {
+            let r = run(mcpu, src, |w, _| {
+                for l in 0..64 {
+                    w.v[0][l] = bf(l as f32 + 1.0);
+                    w.v[1][l] = bf(2.0) << 16;
+                    w.v[2][l] = bf((l % 4) as f32 + 1.0);
+                    w.v[3][l] = bf(3.0) << 16;
+                }
+            })
+            .unwrap();
+            assert_eq!(f32::from_bits(r.wave.v[7][21]), 54.0, "{mcpu}");
+        }
+    }
+
+    #[test]
+    fn i8_products_wrap_in_i32() {
+        // 16 products of 127 * -128 = -260096 added to i32::MIN + 100000 wrap around.
+        let r = run(
+            "gfx908",
+            "v_mfma_i32_16x16x16i8 a[0:3], v0, v1, a[0:3]",
+            |w, _| {
+                w.v[0] = splat(0x7f7f_7f7f);
+                w.v[1] = splat(0x8080_8080);
+                for reg in 0..4 {
+                    w.v[A + reg] = splat((i32::MIN + 100_000) as u32);
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(r.wave.v[A + 2][40], 0x7ffd_8ea0);
+        // 16x16x32 (gfx940): eight i8 per lane, A[i][k] byte k % 8 of lane i + 16 (k / 8).
+        // A[i][k] = 1 where k == 2i, B[k][j] = 3k + j % 3: D[i][j] = 6i + j % 3.
+        let r = run(
+            "gfx940",
+            "v_mfma_i32_16x16x32_i8 v[4:7], v[0:1], v[2:3], 0",
+            |w, _| {
+                for l in 0..64 {
+                    let (r, g) = (l % 16, l / 16);
+                    for x in 0..8 {
+                        let k = 8 * g + x;
+                        set8(w, 0, l, x, (k == 2 * r) as u32);
+                        set8(w, 2, l, x, (3 * k + r % 3) as u32);
+                    }
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(r.wave.v[5][39], 55); // i 9, j 7
+        assert_eq!(r.wave.v[7][62], 92); // i 15, j 14
+    }
+
+    #[test]
+    fn f64_16x16x4_uses_one_row_slabs() {
+        // D[i][j] is register pair i / 4, lane 16 (i % 4) + j (calculator's 64-bit layout).
+        let setup = |w: &mut Wave| {
+            for l in 0..64 {
+                let (k, r) = (l / 16, l % 16);
+                let a = if r % 4 == k { 1.0f64 } else { 0.0 };
+                let b = (10 * k + r + 1) as f64;
+                w.v[8][l] = a.to_bits() as u32;
+                w.v[9][l] = (a.to_bits() >> 32) as u32;
+                w.v[10][l] = b.to_bits() as u32;
+                w.v[11][l] = (b.to_bits() >> 32) as u32;
+            }
+        };
+        let d = |w: &Wave, pair: usize, lane: usize| {
+            f64::from_bits(w.v[2 * pair][lane] as u64 | (w.v[2 * pair + 1][lane] as u64) << 32)
+        };
+        let r = run(
+            "gfx90a",
+            "v_mfma_f64_16x16x4f64 v[0:7], v[8:9], v[10:11], v[0:7]",
+            |w, _| setup(w),
+        )
+        .unwrap();
+        assert_eq!(d(&r.wave, 1, 35), 24.0); // i 6, j 3
+        assert_eq!(d(&r.wave, 3, 31), 26.0); // i 13, j 15
+                                             // An inline constant C is the f64 value.
+        let r = run(
+            "gfx90a",
+            "v_mfma_f64_16x16x4f64 v[0:7], v[8:9], v[10:11], 1.0",
+            |w, _| setup(w),
+        )
+        .unwrap();
+        assert_eq!(d(&r.wave, 1, 35), 25.0);
+        // gfx940: neg:[1,0,1] (the BLGP bits) negates A and C.
+        let r = run(
+            "gfx940",
+            "v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], v[0:7] neg:[1,0,1]",
+            |w, _| {
+                setup(w);
+                for reg in 0..8 {
+                    w.v[reg] = splat(if reg % 2 == 1 {
+                        (1.0f64.to_bits() >> 32) as u32
+                    } else {
+                        0
+                    });
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(d(&r.wave, 1, 35), -25.0);
+    }
+
+    #[test]
+    fn f64_4x4x4_four_blocks() {
+        // A[i][k] of block b in lane 4b + 16k + i; D[i][j] of block b in lane 4b + 16i + j.
+        // A[i][0] = 10b + i + 1 (other k 0), B[0][j] = j + 1.
+        let r = run(
+            "gfx90a",
+            "v_mfma_f64_4x4x4f64 v[0:1], v[2:3], v[4:5], 0",
+            |w, _| {
+                for l in 0..64 {
+                    let (k, b, x) = (l / 16, (l % 16) / 4, l % 4);
+                    let a = if k == 0 { (10 * b + x + 1) as f64 } else { 0.0 };
+                    let bb = if k == 0 { (x + 1) as f64 } else { 0.0 };
+                    w.v[2][l] = a.to_bits() as u32;
+                    w.v[3][l] = (a.to_bits() >> 32) as u32;
+                    w.v[4][l] = bb.to_bits() as u32;
+                    w.v[5][l] = (bb.to_bits() >> 32) as u32;
+                }
+            },
+        )
+        .unwrap();
+        let d = f64::from_bits(r.wave.v[0][57] as u64 | (r.wave.v[1][57] as u64) << 32);
+        assert_eq!(d, 48.0); // block 2, i 3, j 1: 24 * 2
+    }
+
+    #[test]
+    fn xf32_ignores_the_low_13_fraction_bits() {
+        // 8 products of (1 + 2^-23) * 1: with the fraction truncated each is 1, D = 8.0
+        // (keeping the bit would give 8 + 2^-20, 0x41000001).
+        let r = run(
+            "gfx940",
+            "v_mfma_f32_16x16x8_xf32 v[4:7], v[0:1], v[2:3], 0",
+            |w, _| {
+                w.v[0] = splat(0x3f80_0001);
+                w.v[1] = splat(0x3f80_0001);
+                w.v[2] = splat(f(1.0));
+                w.v[3] = splat(f(1.0));
+            },
+        )
+        .unwrap();
+        assert_eq!(r.wave.v[6][20], 0x4100_0000);
+    }
+
+    #[test]
+    fn fp8_and_bf8_are_the_fnuz_formats() {
+        // fp8 0x40 = 1.0 and 0x38 = 0.5 (E4M3, bias 8); bf8 0x44 = 2.0 (E5M2, bias 16);
+        // 0x80 is NaN. 32 products per output.
+        let r = run(
+            "gfx940",
+            "v_mfma_f32_16x16x32_fp8_fp8 v[4:7], v[0:1], v[2:3], 0\n\
+             v_mfma_f32_16x16x32_bf8_fp8 v[8:11], v[12:13], v[2:3], 0",
+            |w, _| {
+                w.v[0] = splat(0x4040_4040);
+                w.v[1] = splat(0x4040_4040);
+                w.v[2] = splat(0x3838_3838);
+                w.v[3] = splat(0x3838_3838);
+                w.v[12] = splat(0x4444_4444);
+                w.v[13] = splat(0x4444_4444);
+                // A[3][0] (lane 3, byte 0) is NaN: row 3 of D (register 3, lanes 0-15).
+                w.v[0][3] = 0x4040_4080;
+            },
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[4][0]), 16.0);
+        assert_eq!(r.wave.v[7][9], 0x7fc0_0000);
+        assert_eq!(f32::from_bits(r.wave.v[7][16]), 16.0); // row 7
+        assert_eq!(f32::from_bits(r.wave.v[8][0]), 32.0);
+    }
+
+    /// smfmac 16x16x32 f16: every lane stores A values (1, 2, 3, 4); the index byte 0x9c puts
+    /// them at dense columns 0, 3 and 5, 6 of each group of eight (element x's two bits at
+    /// 2x); B[k][j] = k + 32 (j % 2).
+    fn sparse_inputs(w: &mut Wave, index: u32) {
+        for l in 0..64 {
+            w.v[4][l] = h(2.0) << 16 | h(1.0);
+            w.v[5][l] = h(4.0) << 16 | h(3.0);
+            w.v[10][l] = index;
+            let (j, g) = (l % 16, l / 16);
+            for x in 0..8 {
+                set16(w, 6, l, x, h((8 * g + x + 32 * (j % 2)) as f32));
+            }
+        }
+    }
+
+    #[test]
+    fn smfmac_expands_a_with_the_index_set_abid_picks() {
+        // Lane group g holds stored columns 4g..4g+3 = dense 8g + (0, 3) and 8g + 4 + (1, 2):
+        // D = Σ_g (1·8g + 2(8g+3) + 3(8g+5) + 4(8g+6)) + 32 (j % 2) · 40 = 660 + 1280 (j % 2).
+        let r = run(
+            "gfx940",
+            "v_smfmac_f32_16x16x32_f16 v[0:3], v[4:5], v[6:9], v10 abid:1",
+            |w, _| sparse_inputs(w, 0x9c00),
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[0][0]), 660.0); // i 0, j 0
+        assert_eq!(f32::from_bits(r.wave.v[1][35]), 1940.0); // i 9, j 3
+                                                             // abid:0 reads the low byte, 0: both values of a pair go to the pair's first column
+                                                             // (dense 8g and 8g + 4): D = Σ_g (3·8g + 7(8g+4)) + 1280 (j % 2) = 592 + 1280 (j % 2).
+        let r = run(
+            "gfx940",
+            "v_smfmac_f32_16x16x32_f16 v[0:3], v[4:5], v[6:9], v10",
+            |w, _| sparse_inputs(w, 0x9c00),
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[0][0]), 592.0);
+        assert_eq!(f32::from_bits(r.wave.v[1][35]), 1872.0);
+        // smfmac accumulates into its destination (and may keep it in AccVGPRs).
+        let r = run(
+            "gfx940",
+            "v_smfmac_f32_16x16x32_f16 a[0:3], v[4:5], v[6:9], v10 abid:1",
+            |w, _| {
+                sparse_inputs(w, 0x9c00);
+                w.v[A + 1] = splat(f(0.5));
+            },
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[A + 1][35]), 1940.5);
+    }
+
+    #[test]
+    fn smfmac_i8_uses_16_bit_index_sets() {
+        // 16x16x64 i8: eight stored bytes per lane, all 1; B[k][j] = 2 where k % 4 == 3, else 1.
+        // Index 3 everywhere selects the k % 4 == 3 rows: D = 32 * 2; index 0 gives 32.
+        let setup = |w: &mut Wave| {
+            w.v[0] = splat(0x0101_0101);
+            w.v[1] = splat(0x0101_0101);
+            for reg in 2..6 {
+                w.v[reg] = splat(0x0201_0101);
+            }
+            w.v[6] = splat(0xffff_0000);
+        };
+        let r = run(
+            "gfx940",
+            "v_smfmac_i32_16x16x64_i8 v[8:11], v[0:1], v[2:5], v6 abid:1",
+            |w, _| setup(w),
+        )
+        .unwrap();
+        assert_eq!(r.wave.v[9][20], 64);
+        let r = run(
+            "gfx940",
+            "v_smfmac_i32_16x16x64_i8 v[8:11], v[0:1], v[2:5], v6",
+            |w, _| setup(w),
+        )
+        .unwrap();
+        assert_eq!(r.wave.v[9][20], 32);
+    }
+
+    #[test]
+    fn results_are_written_only_to_enabled_lanes() {
+        let r = run(
+            "gfx90a",
+            "v_mfma_f32_16x16x4f32 v[0:3], v4, v5, 0",
+            |w, _| {
+                rows_pick_b(w, 4, 5);
+                w.v[2] = splat(f(7.0));
+                w.set_exec(0xf);
+            },
+        )
+        .unwrap();
+        assert_eq!(f32::from_bits(r.wave.v[2][3]), 24.0); // i 2, j 3
+        assert_eq!(f32::from_bits(r.wave.v[2][19]), 7.0);
+    }
+
+    #[test]
+    fn every_matrix_and_packed_row_in_the_test_vectors_is_emulated() {
+        use crate::program::BuildContext;
+        use gcnkit_isa::Target;
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/vectors/");
+        let mut seen = 0;
+        for file in ["vop3p.txt", "vop2.txt"] {
+            let text = std::fs::read_to_string(format!("{dir}{file}")).expect("test vectors");
+            for line in text.lines() {
+                let mut cols = line.split('\t');
+                let (Some(cpu), Some(bytes), Some(asm)) = (cols.next(), cols.next(), cols.next())
+                else {
+                    continue;
+                };
+                let name = asm.split_whitespace().next().unwrap_or("");
+                let ours = (name.starts_with("v_pk_") && !name.contains("mix"))
+                    || name.starts_with("v_dot")
+                    || name.starts_with("v_mfma")
+                    || name.starts_with("v_smfmac");
+                if !ours {
+                    continue;
+                }
+                let target = Target::parse(cpu, None).expect("known processor");
+                let bytes: Vec<u8> = bytes
+                    .split(',')
+                    .map(|b| u8::from_str_radix(b.trim_start_matches("0x"), 16).unwrap())
+                    .collect();
+                let inst = gcnkit_isa::decode(&target, &bytes).expect("vector decodes");
+                let ctx = BuildContext { target: &target };
+                assert!(crate::semantics::is_emulated(&inst, &ctx), "{line}");
+                seen += 1;
+            }
+        }
+        assert!(seen > 500, "only {seen} vectors matched");
+    }
+}
