@@ -1433,7 +1433,7 @@ fn f8_to_f64(x: u8, bf8: bool) -> f64 {
     let e = ((x & 0x7f) >> mbits) as i32;
     let m = (x & ((1 << mbits) - 1)) as f64;
     let mag = if e == 0 {
-        m * soft::pow2(1 - bias - mbits as i32)
+        m * soft::pow2(1 - bias - mbits)
     } else {
         (1.0 + m / (1 << mbits) as f64) * soft::pow2(e - bias)
     };
@@ -1901,10 +1901,10 @@ fn mqsad_u32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
         if mask >> l & 1 == 0 {
             continue;
         }
-        for n in 0..4 {
+        for (n, &acc) in c[l].iter().enumerate() {
             let win = (a[l] >> (8 * n)) as u32;
             let s = sat_add(
-                c[l][n] as u64,
+                acc as u64,
                 sad_bytes(win, b[l], true),
                 u32::MAX as u64,
                 clamp,

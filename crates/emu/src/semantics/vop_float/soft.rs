@@ -610,7 +610,7 @@ mod tests {
     fn nan_payloads_survive_format_changes_and_are_quieted() {
         let snan = f64::from_bits(0x7ff4_0000_0000_0000);
         assert_eq!(from_f64(F32, snan, RNE), 0x7fe0_0000);
-        assert_eq!(f16_to_f64(0x7e00).is_nan(), true);
+        assert!(f16_to_f64(0x7e00).is_nan());
         assert_eq!(f16_to_f64(0xfc00), f64::NEG_INFINITY);
         assert_eq!(f16_to_f64(0x0001), (-24f64).exp2());
         assert_eq!(f16_to_f64(0x3c00), 1.0);

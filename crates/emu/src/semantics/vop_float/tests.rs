@@ -1862,7 +1862,7 @@ fn gfx803_f32_division_with_mode_switch_is_correctly_rounded_and_flushed() {
 
 #[test]
 fn llvm_f64_division_sequences_give_the_correctly_rounded_quotient() {
-    let mut rng = Rng(0x0dd_b1a5_e5_bad5eed);
+    let mut rng = Rng(0x0ddb_1a5e_5bad_5eed);
     for (mcpu, seq) in [("gfx900", FDIV64_GFX900), ("gfx600", FDIV64_GFX600)] {
         for _ in 0..48 {
             let a: Vec<u64> = (0..64).map(|_| div_operand64(&mut rng)).collect();
