@@ -9,7 +9,7 @@
 use gcnkit_isa::encoding::Field;
 use gcnkit_isa::instruction::{src_value, Form, RegClass, Special, SrcValue};
 use gcnkit_isa::table::Role;
-use gcnkit_isa::{flags, DataType, Encoding, Gen, InstrDef, Instruction, Target};
+use gcnkit_isa::{flags, DataType, Encoding, Gen, InstrDef, Instruction, Mnemonic, Target};
 
 use crate::exec::{ExecFn, Flow};
 use crate::semantics;
@@ -567,6 +567,10 @@ fn resolve_valu(inst: &Instruction, def: &InstrDef, op: &mut Op, literal: Option
     let vop3_encoded = matches!(inst.encoding, Encoding::Vop3 | Encoding::Vop3p);
     let (src0_value, src1_value) = match inst.form {
         _ if vop3_encoded => (f(Field::Src0), f(Field::Src1)),
+        // gfx6/7's VOP2 v_readlane_b32 / v_writelane_b32 keep a scalar lane select in VSRC1.
+        Form::Native if matches!(def.op, Mnemonic::VReadlaneB32 | Mnemonic::VWritelaneB32) => {
+            (f(Field::Src0), f(Field::Vsrc1))
+        }
         Form::Native | Form::Vop3 => (f(Field::Src0), f(Field::Vsrc1) + 256),
         Form::Sdwa => {
             let gfx9 = gen.is_gfx9_family();
@@ -599,11 +603,13 @@ fn resolve_valu(inst: &Instruction, def: &InstrDef, op: &mut Op, literal: Option
     }
     // VOP3B: the VOP3-only rows flagged so, and the carry-out VOP2 instructions in their
     // VOP3 form (their sdst sits where VOP3A keeps abs).
-    let vop3b = def.has(flags::VOP3B)
-        || (def.encoding == Encoding::Vop2 && def.operand(Role::Sdst).is_some());
+    let carry_out = def.encoding == Encoding::Vop2
+        && def.operand(Role::Sdst).is_some()
+        && def.operand(Role::Vdst).is_some();
+    let vop3b = def.has(flags::VOP3B) || carry_out;
     if def.operand(Role::Sdst).is_some() {
         op.sdst = match inst.form {
-            _ if vop3_encoded && (vop3b || def.encoding == Encoding::Vop2) => {
+            _ if vop3_encoded && vop3b => {
                 sreg_index(gen, f(Field::Sdst)).unwrap_or(sreg::NULL)
             }
             // VOPC e64 and v_readlane/v_readfirstlane: the VDST field.
@@ -611,8 +617,9 @@ fn resolve_valu(inst: &Instruction, def: &InstrDef, op: &mut Op, literal: Option
             Form::Sdwa if def.encoding == Encoding::Vopc && gen.is_gfx9_family() && ext(15, 1) != 0 => {
                 sreg_index(gen, ext(8, 7)).unwrap_or(sreg::NULL)
             }
-            _ if def.encoding == Encoding::Vopc || def.encoding == Encoding::Vop2 => sreg::VCC,
-            // v_readfirstlane_b32 (VOP1) writes the SGPR in its VDST field.
+            _ if def.encoding == Encoding::Vopc || carry_out => sreg::VCC,
+            // v_readfirstlane_b32 (VOP1) and gfx6/7's VOP2 v_readlane_b32 write the SGPR in
+            // their VDST field.
             _ => sreg_index(gen, f(Field::Vdst)).unwrap_or(sreg::NULL),
         };
     }

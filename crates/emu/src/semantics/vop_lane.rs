@@ -200,3 +200,21 @@ mod tests {
         assert_eq!(r.wave.v[2][4], 1);
     }
 }
+
+#[cfg(test)]
+mod gfx6_tests {
+    use crate::testing::run;
+
+    /// gfx6/gfx7 encode v_readlane_b32 as VOP2, with the SGPR destination in VDST.
+    #[test]
+    fn vop2_readlane_writes_its_sgpr_not_vcc() {
+        for cpu in ["gfx600", "gfx700"] {
+            let r = run(cpu, "v_readlane_b32 s7, v0, 3", |w, _| {
+                w.v[0] = std::array::from_fn(|l| l as u32 + 100);
+            })
+            .unwrap();
+            assert_eq!(r.wave.s[7], 103, "{cpu}");
+            assert_eq!(r.wave.vcc(), 0, "{cpu}");
+        }
+    }
+}
