@@ -537,10 +537,9 @@ fn run<A: Elem, B: Elem, K: Kernel, const SPARSE: bool>(
     let exec = w.exec();
     let base = op.vdst as usize;
     for (r, res) in rd.iter().enumerate().take(out_regs) {
-        let d = &mut w.v[base + r];
-        for l in 0..LANES {
+        for (l, (d, x)) in w.v[base + r].iter_mut().zip(res).enumerate() {
             if exec >> l & 1 != 0 {
-                d[l] = res[l];
+                *d = *x;
             }
         }
     }

@@ -517,9 +517,9 @@ fn halves(w: &Wave, op: &Op, env: &Env<'_>, i: usize, float: bool) -> ([u16; LAN
 fn put32(w: &mut Wave, op: &Op, r: &Lanes) {
     let mask = write_mask(w, op);
     let d = &mut w.v[op.vdst as usize];
-    for l in 0..LANES {
+    for (l, (d, x)) in d.iter_mut().zip(r).enumerate() {
         if mask >> l & 1 != 0 {
-            d[l] = r[l];
+            *d = *x;
         }
     }
 }
@@ -536,10 +536,10 @@ fn put_halves(w: &mut Wave, op: &Op, lo: &[u16; LANES], hi: &[u16; LANES]) {
 fn put64(w: &mut Wave, op: &Op, r: &Lanes64) {
     let mask = write_mask(w, op);
     let d = op.vdst as usize;
-    for l in 0..LANES {
+    for (l, x) in r.iter().enumerate() {
         if mask >> l & 1 != 0 {
-            w.v[d][l] = r[l] as u32;
-            w.v[d + 1][l] = (r[l] >> 32) as u32;
+            w.v[d][l] = *x as u32;
+            w.v[d + 1][l] = (*x >> 32) as u32;
         }
     }
 }
@@ -1238,7 +1238,7 @@ mod tests {
                 w.v[0] = splat(0x7c01 << 16 | 0x7e00); // (sNaN, qNaN)
                 w.v[1] = splat(H_ONE << 16 | H_ONE);
                 w.v[4] = splat(0x8000 << 16 | 0xc000); // (-0, -2)
-                w.v[5] = splat(H_ONE | 0x0000_0000); // (+0, 1)
+                w.v[5] = splat(H_ONE); // (+0, 1)
             },
         )
         .unwrap();
