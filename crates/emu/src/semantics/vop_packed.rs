@@ -1345,6 +1345,57 @@ mod tests {
     }
 
     #[test]
+    fn packed_f32_rounding_zero_signs_and_denormal_modes_follow_mode() {
+        // 1 + 0.75 ulp: nearest-even rounds up, toward zero down; the high dword adds
+        // +0 + -0, which is +0 except when rounding toward -inf (IEEE 754 §6.3).
+        let src = "v_pk_add_f32 v[4:5], v[0:1], v[2:3]";
+        let setup = |w: &mut crate::wave::Wave| {
+            w.v[0] = splat(1.0f32.to_bits());
+            w.v[1] = splat(0);
+            w.v[2] = splat(0x33c0_0000); // 3 * 2^-25
+            w.v[3] = splat(0x8000_0000);
+        };
+        let r = run("gfx90a", src, |w, _| setup(w)).unwrap();
+        assert_eq!((r.wave.v[4][0], r.wave.v[5][0]), (0x3f80_0001, 0));
+        let r = run("gfx90a", src, |w, _| {
+            setup(w);
+            w.mode.bits |= 3; // f32 round toward zero
+        })
+        .unwrap();
+        assert_eq!((r.wave.v[4][0], r.wave.v[5][0]), (0x3f80_0000, 0));
+        let r = run("gfx90a", src, |w, _| {
+            setup(w);
+            w.mode.bits |= 2; // f32 round toward -inf
+        })
+        .unwrap();
+        assert_eq!((r.wave.v[4][0], r.wave.v[5][0]), (0x3f80_0000, 0x8000_0000));
+        // 2^-126 * 0.5 is the denormal 0x00400000: kept by default, flushed to +0 when
+        // FP_DENORM.f32 = 1 (keep inputs, flush outputs); with 2 (flush inputs) the denormal
+        // input 0x00400000 * 2 reads as 0.
+        let src = "v_pk_mul_f32 v[4:5], v[0:1], v[2:3]";
+        let setup = |w: &mut crate::wave::Wave| {
+            w.v[0] = splat(0x0080_0000);
+            w.v[1] = splat(0x0040_0000);
+            w.v[2] = splat(0.5f32.to_bits());
+            w.v[3] = splat(2.0f32.to_bits());
+        };
+        let r = run("gfx90a", src, |w, _| setup(w)).unwrap();
+        assert_eq!((r.wave.v[4][0], r.wave.v[5][0]), (0x0040_0000, 0x0080_0000));
+        let r = run("gfx90a", src, |w, _| {
+            setup(w);
+            w.mode.bits = (w.mode.bits & !0x30) | 0x10;
+        })
+        .unwrap();
+        assert_eq!((r.wave.v[4][0], r.wave.v[5][0]), (0, 0x0080_0000));
+        let r = run("gfx90a", src, |w, _| {
+            setup(w);
+            w.mode.bits = (w.mode.bits & !0x30) | 0x20;
+        })
+        .unwrap();
+        assert_eq!((r.wave.v[4][0], r.wave.v[5][0]), (0x0040_0000, 0));
+    }
+
+    #[test]
     fn dot_products_sum_exactly_and_clamp_saturates() {
         // Vega ISA V_DOT2_F32_F16: D = S0.lo*S1.lo + S0.hi*S1.hi + S2; V_DOT4_I32_I8 etc.
         let r = run(
