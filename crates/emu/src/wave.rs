@@ -64,7 +64,9 @@ impl Mode {
     pub fn round_f64(self) -> u32 {
         (self.bits >> 2) & 3
     }
-    /// FP_DENORM for f32 (0 flush in and out, 1 flush in only... see `docs/emulator-abi.md`).
+    /// FP_DENORM for f32: bit 0 keeps input denormals, bit 1 keeps output denormals (0 flush
+    /// both, 1 flush outputs only, 2 flush inputs only, 3 keep both; see
+    /// docs/emulator-abi.md).
     #[inline]
     pub fn denorm_f32(self) -> u32 {
         (self.bits >> 4) & 3
@@ -84,26 +86,25 @@ impl Mode {
     pub fn ieee(self) -> bool {
         self.bits & (1 << 9) != 0
     }
-    /// True when f32 input denormals are kept (FP_DENORM bit 0 of the f32 field... allow
-    /// input denormals: values 2 and 3).
+    /// True when f32 input denormals are kept (FP_DENORM bit 0).
     #[inline]
     pub fn f32_denorm_in(self) -> bool {
-        self.denorm_f32() & 2 != 0
+        self.denorm_f32() & 1 != 0
     }
-    /// True when f32 output denormals are kept (values 1 and 3).
+    /// True when f32 output denormals are kept (FP_DENORM bit 1).
     #[inline]
     pub fn f32_denorm_out(self) -> bool {
-        self.denorm_f32() & 1 != 0
+        self.denorm_f32() & 2 != 0
     }
     /// True when f16/f64 input denormals are kept.
     #[inline]
     pub fn f64_denorm_in(self) -> bool {
-        self.denorm_f64() & 2 != 0
+        self.denorm_f64() & 1 != 0
     }
     /// True when f16/f64 output denormals are kept.
     #[inline]
     pub fn f64_denorm_out(self) -> bool {
-        self.denorm_f64() & 1 != 0
+        self.denorm_f64() & 2 != 0
     }
 }
 
