@@ -934,8 +934,11 @@ fn sincos_rev(v: f64, cos: bool) -> f64 {
     }
 }
 
-/// v_sin / v_cos in format `f`. `reduced` is the gfx6-gfx8 behaviour (CLRX: inputs outside
-/// [-1, 1] revolutions give 0 for sin and 1 for cos; LLVM always inserts v_fract there).
+/// v_sin / v_cos in format `f`. `reduced` is the gfx6-gfx8 behaviour: the AMD ISA text gives
+/// a valid input range of [-256, +256] revolutions there, out-of-range inputs giving 0 for
+/// sin and 1 for cos (quoted from AMD's machine-readable ISA description in gem5's GPU
+/// model; CLRX documents [-1, 1], but LLVM passes `__builtin_amdgcn_sinf` arguments beyond
+/// one revolution unreduced, and only llvm.sin gets a v_fract first on these targets).
 #[inline(always)]
 fn sincos_lane(f: Fmt, a: u64, x: Fp, cos: bool, reduced: bool) -> u64 {
     let a = x.inp(f, a);
@@ -946,7 +949,7 @@ fn sincos_lane(f: Fmt, a: u64, x: Fp, cos: bool, reduced: bool) -> u64 {
         return f.default_nan();
     }
     let v = f.to_f64(a);
-    let r = if reduced && v.abs() > 1.0 {
+    let r = if reduced && v.abs() > 256.0 {
         if cos {
             1.0
         } else {

@@ -984,17 +984,18 @@ fn sin_cos_take_revolutions_and_are_exact_at_quarter_turns() {
             0,
         ],
     );
-    // gfx6-gfx8 (CLRX): outside [-1, 1] revolutions sin gives 0 and cos 1.
+    // gfx6-gfx8 (AMD ISA text): outside [-256, 256] revolutions sin gives 0 and cos 1;
+    // inside, 1.25 revolutions is a quarter turn past a whole one (sin 1, cos +0).
     let w = go(
         "gfx803",
         F32_FLUSH,
         "v_sin_f32 v10, v1\nv_cos_f32 v11, v1",
         |w| {
-            lanes(w, 1, &[bits(1.25), bits(0.25)]);
+            lanes(w, 1, &[bits(1.25), bits(256.25), bits(-300.0), bits(256.0)]);
         },
     );
-    check(&w, 10, &[0, bits(1.0)]);
-    check(&w, 11, &[bits(1.0), 0]);
+    check(&w, 10, &[bits(1.0), 0, 0, 0]);
+    check(&w, 11, &[0, bits(1.0), bits(1.0), bits(1.0)]);
     // f16: sin(0.25 = 0x3400) = 1.0 (0x3c00).
     let w = go("gfx900", ALL_KEEP, "v_sin_f16 v10, v1", |w| {
         w.v[1] = splat(0x3400)
