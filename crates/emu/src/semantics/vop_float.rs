@@ -34,7 +34,7 @@
 //! while MODE.IEEE is set or output denormals are kept, and clamps -0 to +0 (precision notes
 //! §7.1–7.2), and because packed f16 results need the modifiers per half.
 
-use gcnkit_isa::{DataType, Encoding, Form, Gen, Instruction, Mnemonic as M, Role};
+use gcnkit_isa::{flags, DataType, Encoding, Form, Gen, Instruction, Mnemonic as M, Role};
 
 use crate::exec::{Env, ExecFn, Fault, Flow};
 use crate::program::{BuildContext, Op, Src};
@@ -2135,6 +2135,13 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
                 op.mods.neg[i] <<= 16;
             }
         }
+    }
+    // VOP3B (v_div_scale): SDST occupies bits 14:8, where the generic decoding finds the
+    // gfx9 op_sel field and the gfx6/7 VOP3A clamp bit (11); a VCC destination (0x6a) sets
+    // both. The VOP3B clamp bit is 15 on every generation (CLRX GcnInstrsVop3.md).
+    if def.has(flags::VOP3B) && inst.encoding == Encoding::Vop3 {
+        op.mods.op_sel = 0;
+        op.mods.clamp = (inst.bits >> 15) & 1 != 0;
     }
     // Output modifiers are applied by `put` with the hardware's rules.
     op.mods.float_bits = 0;

@@ -1671,6 +1671,22 @@ fn div_scale_scales_the_operand_it_is_given() {
 }
 
 #[test]
+fn div_scale_with_a_vcc_destination_is_not_clamped_on_gfx7() {
+    // VOP3B SDST = vcc (0x6a) sets bit 11, the VOP3A clamp position on gfx6/7: the result
+    // must still be the unclamped pass-through 3.0.
+    let w = go(
+        "gfx700",
+        F32_FLUSH,
+        "v_div_scale_f32 v10, vcc, v1, v2, v1",
+        |w| {
+            w.v[1] = splat(bits(3.0));
+            w.v[2] = splat(bits(5.0));
+        },
+    );
+    check(&w, 10, &[bits(3.0)]);
+}
+
+#[test]
 fn div_fmas_scales_by_the_direction_of_src2_when_vcc_is_set() {
     // 1 * 1 + 2 = 3, times 2^64 (|src2| >= 2) in lane 0 (VCC set); 1 * 1 + 0.5 = 1.5 times
     // 2^-64 in lane 1 (VCC set); lane 2 (VCC clear) is a plain fma: 3.
@@ -1864,7 +1880,11 @@ fn gfx803_f32_division_with_mode_switch_is_correctly_rounded_and_flushed() {
 #[test]
 fn llvm_f64_division_sequences_give_the_correctly_rounded_quotient() {
     let mut rng = Rng(0x0ddb_1a5e_5bad_5eed);
-    for (mcpu, seq) in [("gfx900", FDIV64_GFX900), ("gfx600", FDIV64_GFX600)] {
+    for (mcpu, seq) in [
+        ("gfx900", FDIV64_GFX900),
+        ("gfx700", FDIV64_GFX900),
+        ("gfx600", FDIV64_GFX600),
+    ] {
         for _ in 0..48 {
             let a: Vec<u64> = (0..64).map(|_| div_operand64(&mut rng)).collect();
             let b: Vec<u64> = (0..64).map(|_| div_operand64(&mut rng)).collect();
