@@ -107,6 +107,40 @@ pub fn src32(w: &Wave, op: &Op, env: &Env<'_>, i: usize) -> Lanes {
     v
 }
 
+/// A source's lanes: borrowed from the register file when no modifier changes them,
+/// otherwise a computed copy. Indexes like the array it stands for.
+pub enum LaneSrc<'a> {
+    /// A VGPR read as it is.
+    Reg(&'a Lanes),
+    /// A broadcast scalar or a modified value.
+    Val(Lanes),
+}
+
+impl std::ops::Deref for LaneSrc<'_> {
+    type Target = Lanes;
+    #[inline(always)]
+    fn deref(&self) -> &Lanes {
+        match self {
+            LaneSrc::Reg(r) => r,
+            LaneSrc::Val(v) => v,
+        }
+    }
+}
+
+/// [`src32`] without copying a VGPR that no modifier changes: the operations built by the
+/// `*32!` macros read their sources through this, which keeps the hot path free of 256-byte
+/// copies.
+#[inline(always)]
+pub fn src32_ref<'a>(w: &'a Wave, op: &Op, env: &Env<'_>, i: usize) -> LaneSrc<'a> {
+    let m = &op.mods;
+    if let Src::Vreg(r) = op.src[i] {
+        if m.abs[i] | m.neg[i] == 0 && m.sdwa.is_none() && (i != 0 || m.dpp.is_none()) {
+            return LaneSrc::Reg(&w.v[r as usize]);
+        }
+    }
+    LaneSrc::Val(src32(w, op, env, i))
+}
+
 /// Reads source `i` as 64-bit lanes with abs/neg applied.
 #[inline(always)]
 pub fn src64(w: &Wave, op: &Op, env: &Env<'_>, i: usize) -> Lanes64 {
@@ -380,7 +414,8 @@ macro_rules! unary32 {
             op: &$crate::program::Op,
             env: &mut $crate::exec::Env<'_>,
         ) -> Result<$crate::exec::Flow, $crate::exec::Fault> {
-            let a = $crate::semantics::valu::src32(w, op, env, 0);
+            let a = $crate::semantics::valu::src32_ref(w, op, env, 0);
+            let a: &$crate::wave::Lanes = &a;
             #[allow(unused_variables)]
             let $m = w.mode;
             let r: $crate::wave::Lanes = std::array::from_fn(|l| {
@@ -403,8 +438,10 @@ macro_rules! binary32 {
             op: &$crate::program::Op,
             env: &mut $crate::exec::Env<'_>,
         ) -> Result<$crate::exec::Flow, $crate::exec::Fault> {
-            let a = $crate::semantics::valu::src32(w, op, env, 0);
-            let b = $crate::semantics::valu::src32(w, op, env, 1);
+            let a = $crate::semantics::valu::src32_ref(w, op, env, 0);
+            let a: &$crate::wave::Lanes = &a;
+            let b = $crate::semantics::valu::src32_ref(w, op, env, 1);
+            let b: &$crate::wave::Lanes = &b;
             #[allow(unused_variables)]
             let $m = w.mode;
             let r: $crate::wave::Lanes = std::array::from_fn(|l| {
@@ -428,9 +465,12 @@ macro_rules! ternary32 {
             op: &$crate::program::Op,
             env: &mut $crate::exec::Env<'_>,
         ) -> Result<$crate::exec::Flow, $crate::exec::Fault> {
-            let a = $crate::semantics::valu::src32(w, op, env, 0);
-            let b = $crate::semantics::valu::src32(w, op, env, 1);
-            let c = $crate::semantics::valu::src32(w, op, env, 2);
+            let a = $crate::semantics::valu::src32_ref(w, op, env, 0);
+            let a: &$crate::wave::Lanes = &a;
+            let b = $crate::semantics::valu::src32_ref(w, op, env, 1);
+            let b: &$crate::wave::Lanes = &b;
+            let c = $crate::semantics::valu::src32_ref(w, op, env, 2);
+            let c: &$crate::wave::Lanes = &c;
             #[allow(unused_variables)]
             let $m = w.mode;
             let r: $crate::wave::Lanes = std::array::from_fn(|l| {

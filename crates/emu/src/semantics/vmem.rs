@@ -75,6 +75,10 @@ struct Rsrc {
     es: u64,
     /// Swizzle index stride.
     is: u64,
+    /// log2 of `es` and `is` (both powers of two), so that swizzling shifts and masks
+    /// instead of dividing for every lane.
+    es_log2: u32,
+    is_log2: u32,
     add_tid: bool,
 }
 
@@ -108,6 +112,12 @@ impl Rsrc {
                 2 << ((w3 >> 19) & 3)
             },
             is: 8 << ((w3 >> 21) & 3),
+            es_log2: if op.mflags & GFX9 != 0 {
+                2
+            } else {
+                1 + ((w3 >> 19) & 3)
+            },
+            is_log2: 3 + ((w3 >> 21) & 3),
             add_tid,
         }
     }
@@ -164,8 +174,12 @@ fn address(op: &Op, r: &Rsrc, soffset: u64, a: &LaneAddr, extra: u64) -> u64 {
         return sum.wrapping_add(offset) & ADDRESS_MASK;
     }
     let buffer_offset = if r.swizzle {
-        let (is, es) = (r.is, r.es);
-        (a.index / is * r.stride + offset / es * es) * is + (a.index % is) * es + offset % es
+        let (is, es) = (r.is_log2, r.es_log2);
+        let (index, offset) = (a.index, offset);
+        // (index / IS * stride + offset / ES * ES) * IS + (index % IS) * ES + offset % ES
+        (((index >> is) * r.stride + ((offset >> es) << es)) << is)
+            + ((index & (r.is - 1)) << es)
+            + (offset & (r.es - 1))
     } else {
         a.index * r.stride + offset
     };
