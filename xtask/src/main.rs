@@ -52,7 +52,11 @@ fn main() -> Result<()> {
             }
             if list_missing {
                 for c in &report {
-                    println!("\n{} ({} rows not emulated):", c.gen.name(), c.missing.len());
+                    println!(
+                        "\n{} ({} rows not emulated):",
+                        c.gen.name(),
+                        c.missing.len()
+                    );
                     println!("{}", c.missing.join(" "));
                 }
             }

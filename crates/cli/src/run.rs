@@ -51,8 +51,8 @@ pub struct RunArgs {
 pub fn run(args: &RunArgs) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&args.launch)
         .with_context(|| format!("cannot read '{}'", args.launch.display()))?;
-    let desc = LaunchDescription::parse(&text)
-        .with_context(|| format!("'{}'", args.launch.display()))?;
+    let desc =
+        LaunchDescription::parse(&text).with_context(|| format!("'{}'", args.launch.display()))?;
     let code = std::fs::read(&args.code_object)
         .with_context(|| format!("cannot read '{}'", args.code_object.display()))?;
     let options = LaunchOptions {

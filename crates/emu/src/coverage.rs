@@ -2,7 +2,7 @@
 //! the README's coverage table (`cargo xtask emu-coverage`).
 
 use gcnkit_isa::instruction::Form;
-use gcnkit_isa::{Gen, Instruction, Target, PROCESSORS, INSTRUCTIONS};
+use gcnkit_isa::{Gen, Instruction, Target, INSTRUCTIONS, PROCESSORS};
 
 use crate::program::{blank_op, BuildContext};
 use crate::semantics;
@@ -22,10 +22,7 @@ pub struct GenCoverage {
 
 /// A processor of `gen` (the first the target list has), for building.
 fn processor_of(gen: Gen) -> Option<Target> {
-    PROCESSORS
-        .iter()
-        .find(|p| p.gen == gen)
-        .map(Target::new)
+    PROCESSORS.iter().find(|p| p.gen == gen).map(Target::new)
 }
 
 /// Coverage of every generation.

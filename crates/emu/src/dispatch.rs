@@ -211,7 +211,11 @@ pub fn launch(
     // Dynamic LDS follows the static LDS, each block aligned to its pointee alignment.
     let mut lds = kernel.group_segment_fixed_size;
     let mut kernarg = vec![0u8; 0];
-    let explicit_end = explicit.iter().map(|a| a.offset + a.size).max().unwrap_or(0);
+    let explicit_end = explicit
+        .iter()
+        .map(|a| a.offset + a.size)
+        .max()
+        .unwrap_or(0);
     let hidden_base = explicit_end.div_ceil(8) * 8;
     let hidden_end = kernel
         .args
@@ -220,7 +224,13 @@ pub fn launch(
         .map(|a| a.offset + a.size)
         .max()
         .unwrap_or(0);
-    let v5 = module.code_object_version.unwrap_or(5) >= 3 && module.code_object_version != Some(4) && kernel.args.iter().any(|a| a.kind == "hidden_block_count_x" || a.kind == "hidden_group_size_x" || a.kind == "hidden_dynamic_lds_size");
+    let v5 = module.code_object_version.unwrap_or(5) >= 3
+        && module.code_object_version != Some(4)
+        && kernel.args.iter().any(|a| {
+            a.kind == "hidden_block_count_x"
+                || a.kind == "hidden_group_size_x"
+                || a.kind == "hidden_dynamic_lds_size"
+        });
     let size = kernel
         .kernarg_size
         .max(kernel.descriptor.kernarg_size as u64)
@@ -254,7 +264,10 @@ pub fn launch(
                     return Err(bad(format!(
                         "argument {i} ({}{}) takes {} bytes, {} given",
                         a.kind,
-                        a.name.as_deref().map(|n| format!(" {n}")).unwrap_or_default(),
+                        a.name
+                            .as_deref()
+                            .map(|n| format!(" {n}"))
+                            .unwrap_or_default(),
                         a.size,
                         b.len()
                     )));
@@ -346,7 +359,10 @@ fn check_grid(kernel: &Kernel, grid: &Grid) -> Result<(), String> {
             return Err(format!("grid size 0 in dimension {d}"));
         }
         if d >= grid.dims as usize && (grid.local[d] != 1 || grid.global[d] != 1) {
-            return Err(format!("dimension {d} is beyond the grid's {} dimensions", grid.dims));
+            return Err(format!(
+                "dimension {d} is beyond the grid's {} dimensions",
+                grid.dims
+            ));
         }
     }
     let wg = grid.local[0] as u64 * grid.local[1] as u64 * grid.local[2] as u64;
@@ -364,7 +380,9 @@ fn check_grid(kernel: &Kernel, grid: &Grid) -> Result<(), String> {
             ));
         }
     }
-    if kernel.uniform_work_group_size && (0..3).any(|d| grid.global[d] % grid.local[d] != 0) {
+    if kernel.uniform_work_group_size
+        && (0..3).any(|d| !grid.global[d].is_multiple_of(grid.local[d]))
+    {
         return Err(format!(
             "grid {:?} is not a multiple of the work-group size {:?}, and the kernel requires uniform work-groups (.uniform_work_group_size)",
             &grid.global[..grid.dims as usize],
@@ -426,7 +444,10 @@ fn run_launch(
     q[24..28].copy_from_slice(&1u32.to_le_bytes());
     q[0x40..0x44].copy_from_slice(&((ap.shared_base >> 32) as u32).to_le_bytes());
     q[0x44..0x48].copy_from_slice(&((ap.private_base >> 32) as u32).to_le_bytes());
-    for (i, w) in scratch_resource(lm.scratch, scratch_size).iter().enumerate() {
+    for (i, w) in scratch_resource(lm.scratch, scratch_size)
+        .iter()
+        .enumerate()
+    {
         q[144 + 4 * i..148 + 4 * i].copy_from_slice(&w.to_le_bytes());
     }
     q[160..168].copy_from_slice(&lm.scratch.to_le_bytes());
@@ -436,7 +457,11 @@ fn run_launch(
     mem.write(queue, &q)?;
     mem.write(kernarg_addr, kernarg)?;
 
-    let preload = kernel.descriptor.kernarg_preload.kernarg_preload_spec_length != 0;
+    let preload = kernel
+        .descriptor
+        .kernarg_preload
+        .kernarg_preload_spec_length
+        != 0;
     let entry = kernel.entry + if preload { 256 } else { 0 };
     let entry_index = module.program.op_at(entry).ok_or_else(|| {
         EmuError::Load(format!(
@@ -473,7 +498,8 @@ fn run_launch(
     let mem_ref: &Memory = mem;
     std::thread::scope(|scope| {
         for t in 0..threads {
-            let (setup, next, stop, first_fault, totals) = (&setup, &next, &stop, &first_fault, &totals);
+            let (setup, next, stop, first_fault, totals) =
+                (&setup, &next, &stop, &first_fault, &totals);
             let body = move || {
                 let mut worker = Worker::new(setup, t);
                 let mut stats = LaunchStats::default();
@@ -614,7 +640,9 @@ impl<'s, 'a> Worker<'s, 'a> {
     fn new(setup: &'s Setup<'a>, thread: usize) -> Self {
         Worker {
             setup,
-            waves: (0..setup.waves_per_group_max).map(|_| Wave::new()).collect(),
+            waves: (0..setup.waves_per_group_max)
+                .map(|_| Wave::new())
+                .collect(),
             lds: vec![0; setup.lds_bytes as usize],
             thread,
         }
@@ -634,8 +662,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         let gz = (g / (groups[0] as u64 * groups[1] as u64)) as u32;
         let id = [gx, gy, gz];
         // The actual (possibly partial) size of this group.
-        let size: [u32; 3] =
-            std::array::from_fn(|d| (s.grid.global[d] - id[d] * s.grid.local[d]).min(s.grid.local[d]));
+        let size: [u32; 3] = std::array::from_fn(|d| {
+            (s.grid.global[d] - id[d] * s.grid.local[d]).min(s.grid.local[d])
+        });
         let items = size[0] * size[1] * size[2];
         let nwaves = items.div_ceil(LANES as u32);
         // LDS starts zeroed for every work-group (its contents are undefined on hardware;
@@ -666,13 +695,19 @@ impl<'s, 'a> Worker<'s, 'a> {
                     return Err(report(s, id, wi as u32, wave, fault));
                 }
             }
-            let live = waves.iter().filter(|w| w.status != WaveStatus::Done).count();
+            let live = waves
+                .iter()
+                .filter(|w| w.status != WaveStatus::Done)
+                .count();
             if live == 0 {
                 break;
             }
             // Every live wave waits at the barrier: release them all.
             if waves.iter().all(|w| w.status != WaveStatus::Running) {
-                for w in waves.iter_mut().filter(|w| w.status == WaveStatus::AtBarrier) {
+                for w in waves
+                    .iter_mut()
+                    .filter(|w| w.status == WaveStatus::AtBarrier)
+                {
                     w.status = WaveStatus::Running;
                 }
             } else if !progressed {

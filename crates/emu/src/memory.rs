@@ -169,7 +169,7 @@ impl Memory {
     /// Loads the 32-bit word at `addr`; any alignment.
     #[inline]
     pub fn load_u32(&self, addr: u64) -> Result<u32, MemoryFault> {
-        if addr % 4 == 0 {
+        if addr.is_multiple_of(4) {
             return Ok(self.word(addr)?.load(Ordering::Relaxed));
         }
         let mut b = [0u8; 4];
@@ -180,7 +180,7 @@ impl Memory {
     /// Stores the 32-bit word at `addr`; any alignment.
     #[inline]
     pub fn store_u32(&self, addr: u64, value: u32) -> Result<(), MemoryFault> {
-        if addr % 4 == 0 {
+        if addr.is_multiple_of(4) {
             self.word(addr)?.store(value, Ordering::Relaxed);
             return Ok(());
         }
@@ -271,9 +271,10 @@ impl Memory {
     #[inline]
     pub fn atomic_rmw32(&self, addr: u64, f: impl Fn(u32) -> u32) -> Result<u32, MemoryFault> {
         let w = self.word(addr & !3)?;
-        Ok(w
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |old| Some(f(old)))
-            .unwrap_or_else(|old| old))
+        Ok(
+            w.fetch_update(Ordering::AcqRel, Ordering::Acquire, |old| Some(f(old)))
+                .unwrap_or_else(|old| old),
+        )
     }
 
     /// Atomically replaces the aligned 64-bit value at `addr` by `f(old)` and returns `old`.
@@ -312,7 +313,7 @@ impl Memory {
         let mut i = 0usize;
         while i < out.len() {
             let a = addr.checked_add(i as u64).ok_or_else(err)?;
-            if a % 4 == 0 && out.len() - i >= 4 {
+            if a.is_multiple_of(4) && out.len() - i >= 4 {
                 let w = self.word(a).map_err(|_| err())?.load(Ordering::Relaxed);
                 out[i..i + 4].copy_from_slice(&w.to_le_bytes());
                 i += 4;
@@ -341,7 +342,7 @@ impl Memory {
         let mut i = 0usize;
         while i < bytes.len() {
             let a = addr + i as u64;
-            if a % 4 == 0 && bytes.len() - i >= 4 {
+            if a.is_multiple_of(4) && bytes.len() - i >= 4 {
                 let w = u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap_or_default());
                 self.word(a).map_err(|_| err())?.store(w, Ordering::Relaxed);
                 i += 4;

@@ -326,9 +326,9 @@ pub fn resolve_src(gen: Gen, value: u32, literal: Option<u32>, ty: DataType) -> 
             enc,
             const_type(ty),
         )),
-        SrcValue::Literal => Src::Imm(
-            literal.map_or(0, |l| gcnkit_disasm::operands::literal_value(l, const_type(ty))),
-        ),
+        SrcValue::Literal => Src::Imm(literal.map_or(0, |l| {
+            gcnkit_disasm::operands::literal_value(l, const_type(ty))
+        })),
         SrcValue::Special(s) => match s {
             Special::SrcVccz => Src::Special(SpecialSrc::Vccz),
             Special::SrcExecz => Src::Special(SpecialSrc::Execz),
@@ -443,12 +443,17 @@ fn resolve_operands(inst: &Instruction, def: &InstrDef, op: &mut Op) {
                 if imm {
                     op.imm = offset;
                     if soe {
-                        op.soffset = sreg_index(gen, f(Field::Soffset)).map_or(Src::None, Src::Sreg);
+                        op.soffset =
+                            sreg_index(gen, f(Field::Soffset)).map_or(Src::None, Src::Sreg);
                     }
                 } else {
                     // IMM=0: the offset field holds an SGPR, or with SOE=1 (gfx9) the SOFFSET
                     // field does (seed 002: IMM=0 SOE=1 is SGPR[base] + SGPR[SOFFSET]).
-                    let reg = if soe { f(Field::Soffset) } else { f(Field::Offset) & 0x7f };
+                    let reg = if soe {
+                        f(Field::Soffset)
+                    } else {
+                        f(Field::Offset) & 0x7f
+                    };
                     op.soffset = sreg_index(gen, reg).map_or(Src::None, Src::Sreg);
                 }
                 if f(Field::Glc) != 0 {
@@ -587,7 +592,12 @@ fn resolve_valu(inst: &Instruction, def: &InstrDef, op: &mut Op, literal: Option
             Role::Src0 => src0_value,
             Role::Src1 => src1_value,
             // The carry-in / mask is implicit VCC in the 32-bit forms.
-            _ if native_or_ext && def.encoding != Encoding::Vop3 && def.encoding != Encoding::Vop3p => 106,
+            _ if native_or_ext
+                && def.encoding != Encoding::Vop3
+                && def.encoding != Encoding::Vop3p =>
+            {
+                106
+            }
             _ => f(Field::Src2),
         };
         op.src[i] = resolve_src(gen, value, literal, ty);
@@ -609,12 +619,12 @@ fn resolve_valu(inst: &Instruction, def: &InstrDef, op: &mut Op, literal: Option
     let vop3b = def.has(flags::VOP3B) || carry_out;
     if def.operand(Role::Sdst).is_some() {
         op.sdst = match inst.form {
-            _ if vop3_encoded && vop3b => {
-                sreg_index(gen, f(Field::Sdst)).unwrap_or(sreg::NULL)
-            }
+            _ if vop3_encoded && vop3b => sreg_index(gen, f(Field::Sdst)).unwrap_or(sreg::NULL),
             // VOPC e64 and v_readlane/v_readfirstlane: the VDST field.
             _ if vop3_encoded => sreg_index(gen, f(Field::Vdst)).unwrap_or(sreg::NULL),
-            Form::Sdwa if def.encoding == Encoding::Vopc && gen.is_gfx9_family() && ext(15, 1) != 0 => {
+            Form::Sdwa
+                if def.encoding == Encoding::Vopc && gen.is_gfx9_family() && ext(15, 1) != 0 =>
+            {
                 sreg_index(gen, ext(8, 7)).unwrap_or(sreg::NULL)
             }
             _ if def.encoding == Encoding::Vopc || carry_out => sreg::VCC,
@@ -632,7 +642,9 @@ fn resolve_valu(inst: &Instruction, def: &InstrDef, op: &mut Op, literal: Option
     };
     let sign_mask = |ty: Option<DataType>| -> u64 {
         match ty {
-            Some(DataType::F16 | DataType::Bf16 | DataType::I16 | DataType::U16 | DataType::B16) => 0x8000,
+            Some(
+                DataType::F16 | DataType::Bf16 | DataType::I16 | DataType::U16 | DataType::B16,
+            ) => 0x8000,
             Some(DataType::F64 | DataType::I64 | DataType::U64 | DataType::B64) => 1 << 63,
             Some(DataType::V2F16 | DataType::V2Bf16 | DataType::V2I16 | DataType::V2U16) => 0x8000,
             _ => 0x8000_0000,
@@ -714,6 +726,10 @@ fn resolve_valu(inst: &Instruction, def: &InstrDef, op: &mut Op, literal: Option
 }
 
 /// What running one operation led to, for the unit tests of the semantics.
-pub fn run_one(op: &Op, wave: &mut crate::wave::Wave, env: &mut crate::exec::Env<'_>) -> Result<Flow, crate::exec::Fault> {
+pub fn run_one(
+    op: &Op,
+    wave: &mut crate::wave::Wave,
+    env: &mut crate::exec::Env<'_>,
+) -> Result<Flow, crate::exec::Fault> {
     (op.exec)(wave, op, env)
 }

@@ -8,8 +8,8 @@ use crate::device::Device;
 use crate::dispatch::{ArgValue, Grid, LaunchOptions, LaunchStats};
 use crate::error::EmuError;
 use crate::launch::initial_contents;
-use crate::launch::{ArgSpec, LaunchDescription};
 use crate::launch::LaunchError;
+use crate::launch::{ArgSpec, LaunchDescription};
 
 /// What running a description gives.
 #[derive(Debug)]
@@ -102,8 +102,12 @@ pub fn run_description(
                     let i = desc.buffer_index(name).unwrap_or(0);
                     ArgValue::Bytes(addrs[i].to_le_bytes().to_vec())
                 }
-                ArgSpec::Scalar { bytes, .. } | ArgSpec::Struct { bytes } => ArgValue::Bytes(bytes.clone()),
-                ArgSpec::Local { bytes, .. } => ArgValue::Local((*bytes).min(u32::MAX as u64) as u32),
+                ArgSpec::Scalar { bytes, .. } | ArgSpec::Struct { bytes } => {
+                    ArgValue::Bytes(bytes.clone())
+                }
+                ArgSpec::Local { bytes, .. } => {
+                    ArgValue::Local((*bytes).min(u32::MAX as u64) as u32)
+                }
             })
             .collect();
         let too_big = |what: &str, v: u64| {
@@ -115,7 +119,8 @@ pub fn run_description(
         let mut global = [1u32; 3];
         let mut local = [1u32; 3];
         for d in 0..3 {
-            global[d] = u32::try_from(l.global[d]).map_err(|_| too_big("global size", l.global[d]))?;
+            global[d] =
+                u32::try_from(l.global[d]).map_err(|_| too_big("global size", l.global[d]))?;
             local[d] = u32::try_from(l.local[d]).map_err(|_| too_big("local size", l.local[d]))?;
         }
         let grid = Grid {
@@ -124,7 +129,9 @@ pub fn run_description(
             local,
             offset: l.offset,
         };
-        let stats = device.launch(&module, &l.kernel, &grid, &args).map_err(fail)?;
+        let stats = device
+            .launch(&module, &l.kernel, &grid, &args)
+            .map_err(fail)?;
         launches.push(stats);
     }
     let mut buffers = Vec::with_capacity(desc.buffers.len());

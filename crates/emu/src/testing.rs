@@ -27,6 +27,7 @@ pub const MODE_GFX9: u32 = 0xf0 | 1 << 8 | 1 << 9;
 pub const MODE_GFX6: u32 = 0xc0 | 1 << 8 | 1 << 9;
 
 /// What a test run leaves.
+#[allow(dead_code)] // each family's tests look at the parts they need
 pub struct Outcome {
     /// The wave after the run.
     pub wave: Wave,
@@ -43,7 +44,7 @@ pub struct Outcome {
 pub fn program(mcpu: &str, source: &str) -> (Target, Program) {
     let target = Target::parse(mcpu, None).expect("known processor");
     let options = Options {
-        target: Some(target.clone()),
+        target: Some(target),
         ..Options::default()
     };
     let text = format!("{source}\ns_endpgm\n");
@@ -116,7 +117,12 @@ mod tests {
 
     #[test]
     fn a_branch_over_a_trap_reaches_the_end() {
-        let r = run("gfx900", "s_branch skip\ns_trap 2\nskip:\ns_nop 0", |_, _| {}).unwrap();
+        let r = run(
+            "gfx900",
+            "s_branch skip\ns_trap 2\nskip:\ns_nop 0",
+            |_, _| {},
+        )
+        .unwrap();
         assert_eq!(r.flow, Flow::End);
     }
 

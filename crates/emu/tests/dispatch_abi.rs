@@ -64,14 +64,26 @@ fn llvm() -> Option<PathBuf> {
 
 /// Builds SOURCE for `mcpu` and code-object version `cov` into a loadable code object.
 fn build(bin: &Path, mcpu: &str, cov: u32) -> Vec<u8> {
-    let dir = std::env::temp_dir().join(format!("gcnkit-dispatch-{}-{mcpu}-v{cov}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "gcnkit-dispatch-{}-{mcpu}-v{cov}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let src = dir.join("k.cl");
     std::fs::write(&src, SOURCE).unwrap();
     let obj = dir.join("k.o");
     let co = dir.join("k.co");
     let ok = Command::new(bin.join("clang"))
-        .args(["-target", "amdgcn-amd-amdhsa", &format!("-mcpu={mcpu}"), "-nogpulib", "-O2", "-x", "cl", "-cl-std=CL2.0"])
+        .args([
+            "-target",
+            "amdgcn-amd-amdhsa",
+            &format!("-mcpu={mcpu}"),
+            "-nogpulib",
+            "-O2",
+            "-x",
+            "cl",
+            "-cl-std=CL2.0",
+        ])
         .arg(format!("-mcode-object-version={cov}"))
         .arg("-c")
         .arg(&src)
@@ -101,12 +113,22 @@ fn words(bytes: &[u8]) -> Vec<u32> {
 }
 
 /// Runs `ids` over `grid` and checks every work-item's record.
-fn check_ids(dev: &mut Device, module: &gcnkit_emu::Module, grid: Grid, label: &str) -> Result<(), String> {
+fn check_ids(
+    dev: &mut Device,
+    module: &gcnkit_emu::Module,
+    grid: Grid,
+    label: &str,
+) -> Result<(), String> {
     let n = grid.global[0] as u64 * grid.global[1] as u64 * grid.global[2] as u64;
     let out = dev.allocate(n * 13 * 4).unwrap();
     dev.write(out, &vec![0xff; (n * 13 * 4) as usize]).unwrap();
-    dev.launch(module, "ids", &grid, &[ArgValue::Bytes(out.to_le_bytes().to_vec())])
-        .map_err(|e| format!("{label}: {e}"))?;
+    dev.launch(
+        module,
+        "ids",
+        &grid,
+        &[ArgValue::Bytes(out.to_le_bytes().to_vec())],
+    )
+    .map_err(|e| format!("{label}: {e}"))?;
     let got = words(&dev.read(out, n * 13 * 4).unwrap());
     for z in 0..grid.global[2] {
         for y in 0..grid.global[1] {
@@ -130,7 +152,9 @@ fn check_ids(dev: &mut Device, module: &gcnkit_emu::Module, grid: Grid, label: &
                     grid.dims,
                 ];
                 if rec != expected {
-                    return Err(format!("{label}: work-item ({x},{y},{z}): got {rec:?}, expected {expected:?}"));
+                    return Err(format!(
+                        "{label}: work-item ({x},{y},{z}): got {rec:?}, expected {expected:?}"
+                    ));
                 }
             }
         }
@@ -139,12 +163,25 @@ fn check_ids(dev: &mut Device, module: &gcnkit_emu::Module, grid: Grid, label: &
     Ok(())
 }
 
-fn check_hidden(dev: &mut Device, module: &gcnkit_emu::Module, cov: u32, label: &str) -> Result<(), String> {
+fn check_hidden(
+    dev: &mut Device,
+    module: &gcnkit_emu::Module,
+    cov: u32,
+    label: &str,
+) -> Result<(), String> {
     let out = dev.allocate(19 * 4).unwrap();
     // 1000 work-items in groups of 64 (15 full groups, a partial one of 40), offset 0.
     let grid = Grid::linear(1000, 64);
-    dev.launch(module, "hidden", &grid, &[ArgValue::Bytes(out.to_le_bytes().to_vec()), ArgValue::Bytes(0xabcdu32.to_le_bytes().to_vec())])
-        .map_err(|e| format!("{label}: {e}"))?;
+    dev.launch(
+        module,
+        "hidden",
+        &grid,
+        &[
+            ArgValue::Bytes(out.to_le_bytes().to_vec()),
+            ArgValue::Bytes(0xabcdu32.to_le_bytes().to_vec()),
+        ],
+    )
+    .map_err(|e| format!("{label}: {e}"))?;
     let got = words(&dev.read(out, 19 * 4).unwrap());
     let expected: Vec<(usize, u32, &str)> = if cov >= 5 {
         // Code object v5 hidden block (fact sheet §10.2): block counts (full groups), group
@@ -161,21 +198,34 @@ fn check_hidden(dev: &mut Device, module: &gcnkit_emu::Module, cov: u32, label: 
         ]
     } else {
         // Code object v4 (fact sheet §10.3): the global offsets first.
-        vec![(0, 0, "hidden_global_offset_x lo"), (1, 0, "hidden_global_offset_x hi")]
+        vec![
+            (0, 0, "hidden_global_offset_x lo"),
+            (1, 0, "hidden_global_offset_x hi"),
+        ]
     };
     for (i, v, what) in expected {
         if got[i] != v {
-            return Err(format!("{label}: implicit argument dword {i} ({what}) is {:#x}, expected {v:#x}", got[i]));
+            return Err(format!(
+                "{label}: implicit argument dword {i} ({what}) is {:#x}, expected {v:#x}",
+                got[i]
+            ));
         }
     }
     if got[18] != 0xabcd {
-        return Err(format!("{label}: the explicit argument after the pointer is {:#x}", got[18]));
+        return Err(format!(
+            "{label}: the explicit argument after the pointer is {:#x}",
+            got[18]
+        ));
     }
     let _ = dev.free(out);
     Ok(())
 }
 
-fn check_memories(dev: &mut Device, module: &gcnkit_emu::Module, label: &str) -> Result<(), String> {
+fn check_memories(
+    dev: &mut Device,
+    module: &gcnkit_emu::Module,
+    label: &str,
+) -> Result<(), String> {
     let groups = 5u32;
     let n = groups * 64;
     let out = dev.allocate(n as u64 * 8).unwrap();
@@ -185,7 +235,11 @@ fn check_memories(dev: &mut Device, module: &gcnkit_emu::Module, label: &str) ->
         module,
         "memories",
         &grid,
-        &[ArgValue::Bytes(out.to_le_bytes().to_vec()), ArgValue::Local(64 * 4), ArgValue::Bytes(shift.to_le_bytes().to_vec())],
+        &[
+            ArgValue::Bytes(out.to_le_bytes().to_vec()),
+            ArgValue::Local(64 * 4),
+            ArgValue::Bytes(shift.to_le_bytes().to_vec()),
+        ],
     )
     .map_err(|e| format!("{label}: {e}"))?;
     let got = words(&dev.read(out, n as u64 * 8).unwrap());
@@ -211,9 +265,33 @@ fn compiled_kernels_see_the_dispatch_the_abi_defines() {
     };
     let grids = [
         ("1-D, partial last group", Grid::linear(200, 64)),
-        ("2-D, partial in x and y", Grid { dims: 2, global: [37, 11, 1], local: [16, 4, 1], offset: [0; 3] }),
-        ("3-D", Grid { dims: 3, global: [8, 6, 5], local: [4, 3, 2], offset: [0; 3] }),
-        ("3-D, partial", Grid { dims: 3, global: [9, 7, 3], local: [4, 4, 2], offset: [0; 3] }),
+        (
+            "2-D, partial in x and y",
+            Grid {
+                dims: 2,
+                global: [37, 11, 1],
+                local: [16, 4, 1],
+                offset: [0; 3],
+            },
+        ),
+        (
+            "3-D",
+            Grid {
+                dims: 3,
+                global: [8, 6, 5],
+                local: [4, 3, 2],
+                offset: [0; 3],
+            },
+        ),
+        (
+            "3-D, partial",
+            Grid {
+                dims: 3,
+                global: [9, 7, 3],
+                local: [4, 4, 2],
+                offset: [0; 3],
+            },
+        ),
     ];
     let (mut compared, mut agreed) = (0, 0);
     let mut failures = Vec::new();
@@ -221,7 +299,10 @@ fn compiled_kernels_see_the_dispatch_the_abi_defines() {
         for cov in [4, 5] {
             let co = build(&bin, mcpu, cov);
             let mut dev = Device::new();
-            dev.set_options(LaunchOptions { threads: 2, max_instructions: 1_000_000 });
+            dev.set_options(LaunchOptions {
+                threads: 2,
+                max_instructions: 1_000_000,
+            });
             let module = match dev.load(&co, None) {
                 Ok(m) => m,
                 Err(e) => {
@@ -232,10 +313,24 @@ fn compiled_kernels_see_the_dispatch_the_abi_defines() {
             };
             let mut checks: Vec<Result<(), String>> = Vec::new();
             for (what, grid) in grids {
-                checks.push(check_ids(&mut dev, &module, grid, &format!("{mcpu} v{cov} ids {what}")));
+                checks.push(check_ids(
+                    &mut dev,
+                    &module,
+                    grid,
+                    &format!("{mcpu} v{cov} ids {what}"),
+                ));
             }
-            checks.push(check_hidden(&mut dev, &module, cov, &format!("{mcpu} v{cov} hidden")));
-            checks.push(check_memories(&mut dev, &module, &format!("{mcpu} v{cov} scratch+dynamic LDS")));
+            checks.push(check_hidden(
+                &mut dev,
+                &module,
+                cov,
+                &format!("{mcpu} v{cov} hidden"),
+            ));
+            checks.push(check_memories(
+                &mut dev,
+                &module,
+                &format!("{mcpu} v{cov} scratch+dynamic LDS"),
+            ));
             for c in checks {
                 compared += 1;
                 match c {
@@ -245,9 +340,15 @@ fn compiled_kernels_see_the_dispatch_the_abi_defines() {
             }
         }
     }
-    eprintln!("dispatch ABI: {compared} (target, code-object version, check) cases, {agreed} agree");
+    eprintln!(
+        "dispatch ABI: {compared} (target, code-object version, check) cases, {agreed} agree"
+    );
     for f in &failures {
         eprintln!("  FAIL {f}");
     }
-    assert!(failures.is_empty(), "{} dispatch checks failed", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} dispatch checks failed",
+        failures.len()
+    );
 }

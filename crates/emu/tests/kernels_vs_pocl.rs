@@ -28,7 +28,10 @@ fn repo() -> PathBuf {
 
 fn pocl_available() -> bool {
     Command::new("/usr/bin/python3")
-        .args(["-c", "import pyopencl as cl; cl.get_platforms()[0].get_devices()"])
+        .args([
+            "-c",
+            "import pyopencl as cl; cl.get_platforms()[0].get_devices()",
+        ])
         .output()
         .is_ok_and(|o| o.status.success())
 }
@@ -115,7 +118,11 @@ fn pocl_reference(stem: &str, name: &str, json: &Path) -> Result<PathBuf, String
         .output()
         .map_err(|e| e.to_string())?;
     if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).lines().take(3).collect::<Vec<_>>().join(" | "));
+        return Err(String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" | "));
     }
     std::fs::write(dir.join("stamp"), stamp).map_err(|e| e.to_string())?;
     Ok(dir)
@@ -142,7 +149,12 @@ fn check_one(
     let code = match std::fs::read(co) {
         Ok(c) => c,
         Err(e) => {
-            record(tally, target, false, format!("{label} {target}: cannot read {}: {e}", co.display()));
+            record(
+                tally,
+                target,
+                false,
+                format!("{label} {target}: cannot read {}: {e}", co.display()),
+            );
             return;
         }
     };
@@ -159,7 +171,8 @@ fn check_one(
     };
     let mut problems = Vec::new();
     for (bname, actual) in &result.buffers {
-        let expected = std::fs::read(ref_dir.join(format!("out/{bname}.out.bin"))).unwrap_or_default();
+        let expected =
+            std::fs::read(ref_dir.join(format!("out/{bname}.out.bin"))).unwrap_or_default();
         let buffer = desc.buffer(bname).expect("buffer of the description");
         match desc.output(bname) {
             Some(out) => {
@@ -168,13 +181,25 @@ fn check_one(
                     let first = c
                         .first_mismatches
                         .first()
-                        .map(|m| format!(" first at [{}]: expected {} got {}", m.index, m.expected, m.actual))
+                        .map(|m| {
+                            format!(
+                                " first at [{}]: expected {} got {}",
+                                m.index, m.expected, m.actual
+                            )
+                        })
                         .unwrap_or_default();
-                    problems.push(format!("{bname}: {} of {} differ{first}", c.mismatches, c.elements));
+                    problems.push(format!(
+                        "{bname}: {} of {} differ{first}",
+                        c.mismatches, c.elements
+                    ));
                 }
             }
             None => {
-                let initial = result.inputs.iter().find(|(n, _)| n == bname).map(|(_, b)| b);
+                let initial = result
+                    .inputs
+                    .iter()
+                    .find(|(n, _)| n == bname)
+                    .map(|(_, b)| b);
                 if initial != Some(actual) {
                     problems.push(format!("{bname}: not an output but changed"));
                 }
@@ -182,7 +207,12 @@ fn check_one(
         }
     }
     let ok = problems.is_empty();
-    record(tally, target, ok, format!("{label} {target}: {}", problems.join("; ")));
+    record(
+        tally,
+        target,
+        ok,
+        format!("{label} {target}: {}", problems.join("; ")),
+    );
 }
 
 fn record(tally: &Mutex<Tally>, target: &str, ok: bool, message: String) {
@@ -225,7 +255,9 @@ fn kernels_agree_with_pocl_on_every_target() {
         for _ in 0..2 {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((stem, name, path, _)) = jobs.get(i) else { break };
+                let Some((stem, name, path, _)) = jobs.get(i) else {
+                    break;
+                };
                 let r = pocl_reference(stem, name, path);
                 refs.lock().unwrap().push((i, r));
             });
@@ -249,13 +281,17 @@ fn kernels_agree_with_pocl_on_every_target() {
         let desc = &jobs[*i].3;
         for b in &desc.buffers {
             let ours = b.generate().unwrap();
-            let theirs = std::fs::read(dir.join(format!("inputs/{}.in.bin", b.name))).unwrap_or_default();
+            let theirs =
+                std::fs::read(dir.join(format!("inputs/{}.in.bin", b.name))).unwrap_or_default();
             let mut t = tally.lock().unwrap();
             t.inputs_checked += 1;
             if ours == theirs {
                 t.inputs_agreed += 1;
             } else {
-                t.failures.push(format!("{}/{}: buffer {} generated differently from pocl", jobs[*i].0, jobs[*i].1, b.name));
+                t.failures.push(format!(
+                    "{}/{}: buffer {} generated differently from pocl",
+                    jobs[*i].0, jobs[*i].1, b.name
+                ));
             }
         }
     }
@@ -270,7 +306,9 @@ fn kernels_agree_with_pocl_on_every_target() {
         for _ in 0..threads {
             s.spawn(|| loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((i, dir, target)) = pairs.get(k) else { break };
+                let Some((i, dir, target)) = pairs.get(k) else {
+                    break;
+                };
                 let (stem, name, _, desc) = &jobs[*i];
                 let co = corpus.join(format!("{target}/{stem}.co"));
                 check_one(target, desc, &co, dir, &format!("{stem}/{name}"), &tally);
@@ -278,11 +316,18 @@ fn kernels_agree_with_pocl_on_every_target() {
         }
     });
     let t = tally.into_inner().unwrap();
-    eprintln!("kernels vs pocl: {} descriptions with a pocl reference, {} reference runs failed", jobs.len(), reference_failures.len());
+    eprintln!(
+        "kernels vs pocl: {} descriptions with a pocl reference, {} reference runs failed",
+        jobs.len(),
+        reference_failures.len()
+    );
     for f in &reference_failures {
         eprintln!("  reference failed: {f}");
     }
-    eprintln!("inputs: {} buffers compared with pocl's, {} identical", t.inputs_checked, t.inputs_agreed);
+    eprintln!(
+        "inputs: {} buffers compared with pocl's, {} identical",
+        t.inputs_checked, t.inputs_agreed
+    );
     for (target, (n, ok)) in &t.per_target {
         eprintln!("  {target}: {ok}/{n} agree");
     }
@@ -297,14 +342,24 @@ fn kernels_agree_with_pocl_on_every_target() {
     for f in failures.iter().take(200) {
         eprintln!("  FAIL {f}");
     }
-    let floor: usize = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernel-agreement-floor.txt"))
-        .ok()
-        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("agreed ").and_then(|v| v.trim().parse().ok())))
-        .unwrap_or(0);
+    let floor: usize = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernel-agreement-floor.txt"),
+    )
+    .ok()
+    .and_then(|s| {
+        s.lines().find_map(|l| {
+            l.strip_prefix("agreed ")
+                .and_then(|v| v.trim().parse().ok())
+        })
+    })
+    .unwrap_or(0);
     assert!(
         t.agreed >= floor,
         "{} pairs agree, fewer than the recorded floor of {floor}",
         t.agreed
     );
-    assert_eq!(t.inputs_agreed, t.inputs_checked, "generated inputs differ from pocl's");
+    assert_eq!(
+        t.inputs_agreed, t.inputs_checked,
+        "generated inputs differ from pocl's"
+    );
 }

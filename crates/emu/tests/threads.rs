@@ -67,7 +67,9 @@ fn outputs_do_not_depend_on_the_thread_count() {
                     if a == b && a == c {
                         same += 1;
                     } else {
-                        failures.push(format!("{case} {target}: outputs differ between thread counts"));
+                        failures.push(format!(
+                            "{case} {target}: outputs differ between thread counts"
+                        ));
                     }
                 }
                 // Kernels the emulator cannot run yet are counted, not compared.

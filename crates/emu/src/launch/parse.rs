@@ -317,7 +317,11 @@ fn parse_arg(v: &Value, at: &str, buffers: &[BufferSpec]) -> Result<ArgSpec> {
         // An extension of the spec for by-value structs (tests/launch/struct_args/README.md):
         // `size` bytes, zero where no field is written, each field encoded like a scalar.
         "struct" => {
-            let size = unsigned(required(m, at, "size")?, &child(at, "size"), MAX_LOCAL_BYTES)?;
+            let size = unsigned(
+                required(m, at, "size")?,
+                &child(at, "size"),
+                MAX_LOCAL_BYTES,
+            )?;
             let mut bytes = vec![0u8; size as usize];
             let fields_at = child(at, "fields");
             let fields = match m.get("fields") {

@@ -13,18 +13,18 @@ use crate::program::{BuildContext, Op};
 
 pub mod valu;
 
+mod ds;
+mod flat;
+mod mfma;
 mod salu;
-mod sopp;
 mod smem;
-mod vop_int;
-mod vop_float;
+mod sopp;
+mod vmem;
 mod vop_cmp;
+mod vop_float;
+mod vop_int;
 mod vop_lane;
 mod vop_packed;
-mod mfma;
-mod ds;
-mod vmem;
-mod flat;
 
 /// The semantic function for `inst`, or `None` if it is not emulated.
 pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option<ExecFn> {

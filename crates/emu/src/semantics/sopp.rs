@@ -37,9 +37,10 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         M::SCbranchExecz => cbranch_execz,
         M::SCbranchExecnz => cbranch_execnz,
         // No debugger is attached: the conditions are false.
-        M::SCbranchCdbgsys | M::SCbranchCdbguser | M::SCbranchCdbgsysOrUser | M::SCbranchCdbgsysAndUser => {
-            nothing
-        }
+        M::SCbranchCdbgsys
+        | M::SCbranchCdbguser
+        | M::SCbranchCdbgsysOrUser
+        | M::SCbranchCdbgsysAndUser => nothing,
         M::SBarrier => barrier,
         M::STrap => trap,
         M::SSendmsg | M::SSendmsghalt => send_message,

@@ -7,7 +7,7 @@
 //! operation from a lane expression.
 
 use crate::exec::Env;
-use crate::program::{Op, Src, SpecialSrc};
+use crate::program::{Op, SpecialSrc, Src};
 use crate::wave::{sreg, Lanes, Wave, LANES};
 
 /// 64 lanes of 64-bit values.
@@ -109,6 +109,8 @@ pub fn src32(w: &Wave, op: &Op, env: &Env<'_>, i: usize) -> Lanes {
 
 /// A source's lanes: borrowed from the register file when no modifier changes them,
 /// otherwise a computed copy. Indexes like the array it stands for.
+// The copy lives on the stack on purpose: boxing it would allocate per instruction.
+#[allow(clippy::large_enum_variant)]
 pub enum LaneSrc<'a> {
     /// A VGPR read as it is.
     Reg(&'a Lanes),
@@ -315,8 +317,12 @@ pub fn write32_masked(w: &mut Wave, op: &Op, r: &Lanes, mask: u64) {
     if (m.clamp || m.omod != 0) && m.float_bits != 0 {
         let dx10 = w.mode.dx10_clamp();
         match m.float_bits {
-            16 => r.iter_mut().for_each(|x| *x = out_mods16(*x, m.omod, m.clamp, dx10)),
-            _ => r.iter_mut().for_each(|x| *x = out_mods32(*x, m.omod, m.clamp, dx10)),
+            16 => r
+                .iter_mut()
+                .for_each(|x| *x = out_mods16(*x, m.omod, m.clamp, dx10)),
+            _ => r
+                .iter_mut()
+                .for_each(|x| *x = out_mods32(*x, m.omod, m.clamp, dx10)),
         }
     }
     let d = &mut w.v[op.vdst as usize];

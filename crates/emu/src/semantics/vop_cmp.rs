@@ -58,8 +58,11 @@ fn pred(name: &str) -> Option<Pred> {
     })
 }
 
-/// Float compare: ordered predicates are false on NaN, the `n*` ones true.
+/// Float compare: ordered predicates are false on NaN, the `n*` ones true. The comparisons
+/// are written out as the ISA defines them: `a < b || a > b` is not `a != b` when a NaN is
+/// involved, and `!(a >= b)` is not `a < b`.
 #[inline(always)]
+#[allow(clippy::double_comparisons, clippy::neg_cmp_op_on_partial_ord)]
 fn fcmp(p: Pred, a: f64, b: f64) -> bool {
     match p {
         Pred::F => false,
@@ -204,7 +207,11 @@ fn cmp_f32<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Fl
 }
 fn cmp_f64<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let (a, b, p) = (src64(w, op, env, 0), src64(w, op, env, 1), pred_of(op));
-    finish::<X>(w, op, collect(|l| fcmp(p, f64::from_bits(a[l]), f64::from_bits(b[l]))))
+    finish::<X>(
+        w,
+        op,
+        collect(|l| fcmp(p, f64::from_bits(a[l]), f64::from_bits(b[l]))),
+    )
 }
 fn cmp_i16<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let (a, b, p) = (src16(w, op, env, 0), src16(w, op, env, 1), pred_of(op));
@@ -270,7 +277,13 @@ fn class_f16<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<
         collect(|l| {
             let x = a[l];
             let e = (x >> 10) & 0x1f;
-            let bit = class_bit(x >> 15 != 0, e == 0x1f, e == 0, x & 0x3ff == 0, x & 0x200 != 0);
+            let bit = class_bit(
+                x >> 15 != 0,
+                e == 0x1f,
+                e == 0,
+                x & 0x3ff == 0,
+                x & 0x200 != 0,
+            );
             m[l] >> bit & 1 != 0
         }),
     )
@@ -283,7 +296,13 @@ fn class_f32<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<
         collect(|l| {
             let x = a[l];
             let e = (x >> 23) & 0xff;
-            let bit = class_bit(x >> 31 != 0, e == 0xff, e == 0, x & 0x7f_ffff == 0, x & 0x40_0000 != 0);
+            let bit = class_bit(
+                x >> 31 != 0,
+                e == 0xff,
+                e == 0,
+                x & 0x7f_ffff == 0,
+                x & 0x40_0000 != 0,
+            );
             m[l] >> bit & 1 != 0
         }),
     )
@@ -297,7 +316,13 @@ fn class_f64<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<
             let x = a[l];
             let e = (x >> 52) & 0x7ff;
             let mant = x & ((1 << 52) - 1);
-            let bit = class_bit(x >> 63 != 0, e == 0x7ff, e == 0, mant == 0, x & (1 << 51) != 0);
+            let bit = class_bit(
+                x >> 63 != 0,
+                e == 0x7ff,
+                e == 0,
+                mant == 0,
+                x & (1 << 51) != 0,
+            );
             m[l] >> bit & 1 != 0
         }),
     )
@@ -329,9 +354,13 @@ mod tests {
 
     #[test]
     fn unordered_predicates_are_true_on_nan_and_ordered_false() {
-        let r = run("gfx900", "v_cmp_neq_f32 s[0:1], v0, v0\nv_cmp_eq_f32 s[2:3], v0, v0", |w, _| {
-            w.v[0] = splat(f32::NAN.to_bits());
-        })
+        let r = run(
+            "gfx900",
+            "v_cmp_neq_f32 s[0:1], v0, v0\nv_cmp_eq_f32 s[2:3], v0, v0",
+            |w, _| {
+                w.v[0] = splat(f32::NAN.to_bits());
+            },
+        )
         .unwrap();
         assert_eq!(r.wave.sreg64(0), u64::MAX);
         assert_eq!(r.wave.sreg64(2), 0);
@@ -341,10 +370,14 @@ mod tests {
     fn class_distinguishes_denormals_and_signed_zeros() {
         // mask 0x20 = bit 5 (-0); 0x80 = bit 7 (+denormal), given in v1 (a VOP3 form
         // takes no literal).
-        let r = run("gfx900", "v_cmp_class_f32 s[0:1], v0, 32\nv_cmp_class_f32 s[2:3], v0, v1", |w, _| {
-            w.v[0] = std::array::from_fn(|l| if l == 0 { 0x8000_0000 } else { 1 });
-            w.v[1] = splat(0x80);
-        })
+        let r = run(
+            "gfx900",
+            "v_cmp_class_f32 s[0:1], v0, 32\nv_cmp_class_f32 s[2:3], v0, v1",
+            |w, _| {
+                w.v[0] = std::array::from_fn(|l| if l == 0 { 0x8000_0000 } else { 1 });
+                w.v[1] = splat(0x80);
+            },
+        )
         .unwrap();
         assert_eq!(r.wave.sreg64(0), 1);
         assert_eq!(r.wave.sreg64(2), !1u64);

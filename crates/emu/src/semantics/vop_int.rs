@@ -7,7 +7,9 @@ use gcnkit_isa::{Gen, Instruction, Mnemonic as M, Role};
 
 use crate::exec::{Env, ExecFn, Fault, Flow};
 use crate::program::{BuildContext, Op};
-use crate::semantics::valu::{scalar64, src16, src32, src64, write16, write32, write64, write_mask, Lanes64};
+use crate::semantics::valu::{
+    scalar64, src16, src32, src64, write16, write32, write64, write_mask, Lanes64,
+};
 use crate::wave::{Lanes, Wave, LANES};
 use crate::{binary32, ternary32, unary32};
 
@@ -137,8 +139,16 @@ unary32!(mov_b32, |a, m| a);
 unary32!(not_b32, |a, m| !a);
 unary32!(bfrev_b32, |a, m| a.reverse_bits());
 // ffbh/ffbl: -1 (0xffffffff) when no bit is found.
-unary32!(ffbh_u32, |a, m| if a == 0 { u32::MAX } else { a.leading_zeros() });
-unary32!(ffbl_b32, |a, m| if a == 0 { u32::MAX } else { a.trailing_zeros() });
+unary32!(ffbh_u32, |a, m| if a == 0 {
+    u32::MAX
+} else {
+    a.leading_zeros()
+});
+unary32!(ffbl_b32, |a, m| if a == 0 {
+    u32::MAX
+} else {
+    a.trailing_zeros()
+});
 // The first bit that differs from the sign bit, counted from the top; -1 for 0 and -1.
 unary32!(ffbh_i32, |a, m| {
     let x = if (a as i32) < 0 { !a } else { a };
@@ -185,9 +195,13 @@ binary32!(mul_u32_u24, |a, b, m| (u24(a) * u24(b)) as u32);
 binary32!(mul_hi_u32_u24, |a, b, m| ((u24(a) * u24(b)) >> 32) as u32);
 binary32!(mul_lo_u32, |a, b, m| a.wrapping_mul(b));
 binary32!(mul_hi_u32, |a, b, m| ((a as u64 * b as u64) >> 32) as u32);
-binary32!(mul_hi_i32, |a, b, m| ((a as i32 as i64 * b as i32 as i64) >> 32) as u32);
+binary32!(
+    mul_hi_i32,
+    |a, b, m| ((a as i32 as i64 * b as i32 as i64) >> 32) as u32
+);
 binary32!(bcnt_u32_b32, |a, b, m| a.count_ones().wrapping_add(b));
-binary32!(bfm_b32, |a, b, m| (((1u64 << (a & 31)) - 1) as u32) << (b & 31));
+binary32!(bfm_b32, |a, b, m| (((1u64 << (a & 31)) - 1) as u32)
+    << (b & 31));
 
 #[inline(always)]
 fn bfe(a: u32, b: u32, c: u32) -> u32 {
@@ -210,19 +224,37 @@ ternary32!(bfe_i32, |a, b, c, m| {
     }
 });
 ternary32!(bfi_b32, |a, b, c, m| (a & b) | (!a & c));
-ternary32!(alignbit_b32, |a, b, c, m| ((((a as u64) << 32) | b as u64) >> (c & 31)) as u32);
-ternary32!(alignbyte_b32, |a, b, c, m| ((((a as u64) << 32) | b as u64) >> (8 * (c & 3))) as u32);
-ternary32!(min3_i32, |a, b, c, m| (a as i32).min(b as i32).min(c as i32) as u32);
+ternary32!(
+    alignbit_b32,
+    |a, b, c, m| ((((a as u64) << 32) | b as u64) >> (c & 31)) as u32
+);
+ternary32!(
+    alignbyte_b32,
+    |a, b, c, m| ((((a as u64) << 32) | b as u64) >> (8 * (c & 3))) as u32
+);
+ternary32!(
+    min3_i32,
+    |a, b, c, m| (a as i32).min(b as i32).min(c as i32) as u32
+);
 ternary32!(min3_u32, |a, b, c, m| a.min(b).min(c));
-ternary32!(max3_i32, |a, b, c, m| (a as i32).max(b as i32).max(c as i32) as u32);
+ternary32!(
+    max3_i32,
+    |a, b, c, m| (a as i32).max(b as i32).max(c as i32) as u32
+);
 ternary32!(max3_u32, |a, b, c, m| a.max(b).max(c));
 ternary32!(med3_i32, |a, b, c, m| {
     let (a, b, c) = (a as i32, b as i32, c as i32);
     a.max(b).min(a.min(b).max(c)) as u32
 });
 ternary32!(med3_u32, |a, b, c, m| a.max(b).min(a.min(b).max(c)));
-ternary32!(mad_i32_i24, |a, b, c, m| (i24(a) * i24(b)).wrapping_add(c as i32 as i64) as u32);
-ternary32!(mad_u32_u24, |a, b, c, m| (u24(a) * u24(b)).wrapping_add(c as u64) as u32);
+ternary32!(
+    mad_i32_i24,
+    |a, b, c, m| (i24(a) * i24(b)).wrapping_add(c as i32 as i64) as u32
+);
+ternary32!(
+    mad_u32_u24,
+    |a, b, c, m| (u24(a) * u24(b)).wrapping_add(c as u64) as u32
+);
 ternary32!(lshl_add_u32, |a, b, c, m| (a << (b & 31)).wrapping_add(c));
 ternary32!(add_lshl_u32, |a, b, c, m| a.wrapping_add(b) << (c & 31));
 ternary32!(add3_u32, |a, b, c, m| a.wrapping_add(b).wrapping_add(c));
@@ -296,42 +328,78 @@ fn carry_op(
 
 fn add_co(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let clamp = op.mods.clamp;
-    carry_op(w, op, env, |a, b, _| {
-        let (v, c) = a.overflowing_add(b);
-        (if clamp && c { u32::MAX } else { v }, c)
-    }, false)
+    carry_op(
+        w,
+        op,
+        env,
+        |a, b, _| {
+            let (v, c) = a.overflowing_add(b);
+            (if clamp && c { u32::MAX } else { v }, c)
+        },
+        false,
+    )
 }
 fn sub_co(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let clamp = op.mods.clamp;
-    carry_op(w, op, env, |a, b, _| {
-        let (v, c) = a.overflowing_sub(b);
-        (if clamp && c { 0 } else { v }, c)
-    }, false)
+    carry_op(
+        w,
+        op,
+        env,
+        |a, b, _| {
+            let (v, c) = a.overflowing_sub(b);
+            (if clamp && c { 0 } else { v }, c)
+        },
+        false,
+    )
 }
 fn subrev_co(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let clamp = op.mods.clamp;
-    carry_op(w, op, env, |a, b, _| {
-        let (v, c) = b.overflowing_sub(a);
-        (if clamp && c { 0 } else { v }, c)
-    }, false)
+    carry_op(
+        w,
+        op,
+        env,
+        |a, b, _| {
+            let (v, c) = b.overflowing_sub(a);
+            (if clamp && c { 0 } else { v }, c)
+        },
+        false,
+    )
 }
 fn addc(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    carry_op(w, op, env, |a, b, c| {
-        let s = a as u64 + b as u64 + c as u64;
-        (s as u32, s >> 32 != 0)
-    }, true)
+    carry_op(
+        w,
+        op,
+        env,
+        |a, b, c| {
+            let s = a as u64 + b as u64 + c as u64;
+            (s as u32, s >> 32 != 0)
+        },
+        true,
+    )
 }
 fn subb(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    carry_op(w, op, env, |a, b, c| {
-        let d = a as i64 - b as i64 - c as i64;
-        (d as u32, d < 0)
-    }, true)
+    carry_op(
+        w,
+        op,
+        env,
+        |a, b, c| {
+            let d = a as i64 - b as i64 - c as i64;
+            (d as u32, d < 0)
+        },
+        true,
+    )
 }
 fn subbrev(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    carry_op(w, op, env, |a, b, c| {
-        let d = b as i64 - a as i64 - c as i64;
-        (d as u32, d < 0)
-    }, true)
+    carry_op(
+        w,
+        op,
+        env,
+        |a, b, c| {
+            let d = b as i64 - a as i64 - c as i64;
+            (d as u32, d < 0)
+        },
+        true,
+    )
 }
 
 // gfx9's carry-less adds: clamp saturates (unsigned for _u32, signed for _i32).
@@ -339,7 +407,13 @@ fn add_u32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let clamp = op.mods.clamp;
     let a = src32(w, op, env, 0);
     let b = src32(w, op, env, 1);
-    let r: Lanes = std::array::from_fn(|l| if clamp { a[l].saturating_add(b[l]) } else { a[l].wrapping_add(b[l]) });
+    let r: Lanes = std::array::from_fn(|l| {
+        if clamp {
+            a[l].saturating_add(b[l])
+        } else {
+            a[l].wrapping_add(b[l])
+        }
+    });
     write32(w, op, &r);
     Ok(Flow::Next)
 }
@@ -347,7 +421,13 @@ fn sub_u32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let clamp = op.mods.clamp;
     let a = src32(w, op, env, 0);
     let b = src32(w, op, env, 1);
-    let r: Lanes = std::array::from_fn(|l| if clamp { a[l].saturating_sub(b[l]) } else { a[l].wrapping_sub(b[l]) });
+    let r: Lanes = std::array::from_fn(|l| {
+        if clamp {
+            a[l].saturating_sub(b[l])
+        } else {
+            a[l].wrapping_sub(b[l])
+        }
+    });
     write32(w, op, &r);
     Ok(Flow::Next)
 }
@@ -355,7 +435,13 @@ fn subrev_u32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let clamp = op.mods.clamp;
     let a = src32(w, op, env, 0);
     let b = src32(w, op, env, 1);
-    let r: Lanes = std::array::from_fn(|l| if clamp { b[l].saturating_sub(a[l]) } else { b[l].wrapping_sub(a[l]) });
+    let r: Lanes = std::array::from_fn(|l| {
+        if clamp {
+            b[l].saturating_sub(a[l])
+        } else {
+            b[l].wrapping_sub(a[l])
+        }
+    });
     write32(w, op, &r);
     Ok(Flow::Next)
 }
@@ -365,7 +451,11 @@ fn add_i32_sat(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> 
     let b = src32(w, op, env, 1);
     let r: Lanes = std::array::from_fn(|l| {
         let (x, y) = (a[l] as i32, b[l] as i32);
-        (if clamp { x.saturating_add(y) } else { x.wrapping_add(y) }) as u32
+        (if clamp {
+            x.saturating_add(y)
+        } else {
+            x.wrapping_add(y)
+        }) as u32
     });
     write32(w, op, &r);
     Ok(Flow::Next)
@@ -376,7 +466,11 @@ fn sub_i32_sat(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> 
     let b = src32(w, op, env, 1);
     let r: Lanes = std::array::from_fn(|l| {
         let (x, y) = (a[l] as i32, b[l] as i32);
-        (if clamp { x.saturating_sub(y) } else { x.wrapping_sub(y) }) as u32
+        (if clamp {
+            x.saturating_sub(y)
+        } else {
+            x.wrapping_sub(y)
+        }) as u32
     });
     write32(w, op, &r);
     Ok(Flow::Next)
@@ -384,7 +478,13 @@ fn sub_i32_sat(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> 
 
 /// A 64-bit shift whose value is operand `value` and count operand `count` (low 6 bits).
 #[inline(always)]
-fn shift64(w: &mut Wave, op: &Op, env: &mut Env<'_>, value: usize, f: impl Fn(u64, u32) -> u64) -> Result<Flow, Fault> {
+fn shift64(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+    value: usize,
+    f: impl Fn(u64, u32) -> u64,
+) -> Result<Flow, Fault> {
     let v = src64(w, op, env, value);
     let c = src32(w, op, env, 1 - value);
     let r: Lanes64 = std::array::from_fn(|l| f(v[l], c[l] & 63));
@@ -480,9 +580,21 @@ macro_rules! ternary16 {
         }
     };
 }
-binary16!(add_u16, |a, b, op| if op.mods.clamp { a.saturating_add(b) } else { a.wrapping_add(b) });
-binary16!(sub_u16, |a, b, op| if op.mods.clamp { a.saturating_sub(b) } else { a.wrapping_sub(b) });
-binary16!(subrev_u16, |a, b, op| if op.mods.clamp { b.saturating_sub(a) } else { b.wrapping_sub(a) });
+binary16!(add_u16, |a, b, op| if op.mods.clamp {
+    a.saturating_add(b)
+} else {
+    a.wrapping_add(b)
+});
+binary16!(sub_u16, |a, b, op| if op.mods.clamp {
+    a.saturating_sub(b)
+} else {
+    a.wrapping_sub(b)
+});
+binary16!(subrev_u16, |a, b, op| if op.mods.clamp {
+    b.saturating_sub(a)
+} else {
+    b.wrapping_sub(a)
+});
 binary16!(mul_lo_u16, |a, b, op| a.wrapping_mul(b));
 binary16!(lshlrev_b16, |a, b, op| b << (a & 15));
 binary16!(lshrrev_b16, |a, b, op| b >> (a & 15));
@@ -491,19 +603,41 @@ binary16!(max_u16, |a, b, op| a.max(b));
 binary16!(max_i16, |a, b, op| (a as i16).max(b as i16) as u16);
 binary16!(min_u16, |a, b, op| a.min(b));
 binary16!(min_i16, |a, b, op| (a as i16).min(b as i16) as u16);
-binary16!(add_i16, |a, b, op| if op.mods.clamp { (a as i16).saturating_add(b as i16) as u16 } else { a.wrapping_add(b) });
-binary16!(sub_i16, |a, b, op| if op.mods.clamp { (a as i16).saturating_sub(b as i16) as u16 } else { a.wrapping_sub(b) });
+binary16!(add_i16, |a, b, op| if op.mods.clamp {
+    (a as i16).saturating_add(b as i16) as u16
+} else {
+    a.wrapping_add(b)
+});
+binary16!(sub_i16, |a, b, op| if op.mods.clamp {
+    (a as i16).saturating_sub(b as i16) as u16
+} else {
+    a.wrapping_sub(b)
+});
 ternary16!(mad_u16, |a, b, c, op| {
     let v = a as u32 * b as u32 + c as u32;
-    if op.mods.clamp { v.min(0xffff) as u16 } else { v as u16 }
+    if op.mods.clamp {
+        v.min(0xffff) as u16
+    } else {
+        v as u16
+    }
 });
 ternary16!(mad_i16, |a, b, c, op| {
     let v = a as i16 as i32 * b as i16 as i32 + c as i16 as i32;
-    if op.mods.clamp { v.clamp(i16::MIN as i32, i16::MAX as i32) as u16 } else { v as u16 }
+    if op.mods.clamp {
+        v.clamp(i16::MIN as i32, i16::MAX as i32) as u16
+    } else {
+        v as u16
+    }
 });
-ternary16!(min3_i16, |a, b, c, op| (a as i16).min(b as i16).min(c as i16) as u16);
+ternary16!(
+    min3_i16,
+    |a, b, c, op| (a as i16).min(b as i16).min(c as i16) as u16
+);
 ternary16!(min3_u16, |a, b, c, op| a.min(b).min(c));
-ternary16!(max3_i16, |a, b, c, op| (a as i16).max(b as i16).max(c as i16) as u16);
+ternary16!(
+    max3_i16,
+    |a, b, c, op| (a as i16).max(b as i16).max(c as i16) as u16
+);
 ternary16!(max3_u16, |a, b, c, op| a.max(b).max(c));
 ternary16!(med3_i16, |a, b, c, op| {
     let (a, b, c) = (a as i16, b as i16, c as i16);
@@ -518,7 +652,11 @@ fn mad_u32_u16(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> 
     let c = src32(w, op, env, 2);
     let r: Lanes = std::array::from_fn(|l| {
         let v = a[l] as u64 * b[l] as u64 + c[l] as u64;
-        if op.mods.clamp { v.min(u32::MAX as u64) as u32 } else { v as u32 }
+        if op.mods.clamp {
+            v.min(u32::MAX as u64) as u32
+        } else {
+            v as u32
+        }
     });
     write32(w, op, &r);
     Ok(Flow::Next)
@@ -529,7 +667,11 @@ fn mad_i32_i16(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> 
     let c = src32(w, op, env, 2);
     let r: Lanes = std::array::from_fn(|l| {
         let v = a[l] as i16 as i64 * b[l] as i16 as i64 + c[l] as i32 as i64;
-        if op.mods.clamp { v.clamp(i32::MIN as i64, i32::MAX as i64) as u32 } else { v as u32 }
+        if op.mods.clamp {
+            v.clamp(i32::MIN as i64, i32::MAX as i64) as u32
+        } else {
+            v as u32
+        }
     });
     write32(w, op, &r);
     Ok(Flow::Next)
@@ -573,7 +715,10 @@ mod tests {
     #[test]
     fn shift_counts_use_only_the_low_five_bits() {
         // Vega ISA V_LSHLREV_B32: D = S1 << S0[4:0]; 33 & 31 = 1.
-        let r = run("gfx900", "v_lshlrev_b32 v1, 33, v0", |w, _| w.v[0] = splat(3)).unwrap();
+        let r = run("gfx900", "v_lshlrev_b32 v1, 33, v0", |w, _| {
+            w.v[0] = splat(3)
+        })
+        .unwrap();
         assert_eq!(r.wave.v[1][5], 6);
     }
 
@@ -590,9 +735,11 @@ mod tests {
     #[test]
     fn bfe_takes_offset_and_width_from_the_low_five_bits() {
         // 0xabcd1234 >> 8, 12 bits = 0xd12; signed: bit 11 set -> 0xfffffd12.
-        let r = run("gfx900", "v_bfe_u32 v1, v0, 8, 12\nv_bfe_i32 v2, v0, 8, 12", |w, _| {
-            w.v[0] = splat(0xabcd_1234)
-        })
+        let r = run(
+            "gfx900",
+            "v_bfe_u32 v1, v0, 8, 12\nv_bfe_i32 v2, v0, 8, 12",
+            |w, _| w.v[0] = splat(0xabcd_1234),
+        )
         .unwrap();
         assert_eq!(r.wave.v[1][0], 0xd12);
         assert_eq!(r.wave.v[2][0], 0xffff_fd12);
@@ -601,9 +748,11 @@ mod tests {
     #[test]
     fn mul_hi_and_24_bit_multiplies_sign_extend() {
         // -2 (24-bit 0xfffffe) * 3 = -6.
-        let r = run("gfx900", "v_mul_i32_i24 v1, v0, 3\nv_mul_hi_u32 v2, v0, v0", |w, _| {
-            w.v[0] = splat(0x00ff_fffe)
-        })
+        let r = run(
+            "gfx900",
+            "v_mul_i32_i24 v1, v0, 3\nv_mul_hi_u32 v2, v0, v0",
+            |w, _| w.v[0] = splat(0x00ff_fffe),
+        )
         .unwrap();
         assert_eq!(r.wave.v[1][0], (-6i32) as u32);
         // 0xfffffe^2 = 0xfffffc000004 -> high dword 0xffff.
@@ -612,11 +761,15 @@ mod tests {
 
     #[test]
     fn mad_u64_u32_gives_the_full_product_and_carry() {
-        let r = run("gfx900", "v_mad_u64_u32 v[2:3], s[0:1], v0, v0, v[4:5]", |w, _| {
-            w.v[0] = splat(u32::MAX);
-            w.v[4] = splat(u32::MAX);
-            w.v[5] = splat(u32::MAX);
-        })
+        let r = run(
+            "gfx900",
+            "v_mad_u64_u32 v[2:3], s[0:1], v0, v0, v[4:5]",
+            |w, _| {
+                w.v[0] = splat(u32::MAX);
+                w.v[4] = splat(u32::MAX);
+                w.v[5] = splat(u32::MAX);
+            },
+        )
         .unwrap();
         // (2^32-1)^2 + 2^64-1 = 2^65 - 2^33 ... mod 2^64 = 0xfffffffe_00000000, carry out.
         assert_eq!(r.wave.v[2][0], 0);
@@ -626,11 +779,15 @@ mod tests {
 
     #[test]
     fn sixteen_bit_results_zero_the_high_half_unless_op_sel_writes_it() {
-        let r = run("gfx900", "v_add_u16 v1, v0, v0\nv_add_i16 v2, v0, v0 op_sel:[0,0,1]", |w, _| {
-            w.v[0] = splat(0x0001_8001);
-            w.v[1] = splat(0xdead_0000);
-            w.v[2] = splat(0x0000_beef);
-        })
+        let r = run(
+            "gfx900",
+            "v_add_u16 v1, v0, v0\nv_add_i16 v2, v0, v0 op_sel:[0,0,1]",
+            |w, _| {
+                w.v[0] = splat(0x0001_8001);
+                w.v[1] = splat(0xdead_0000);
+                w.v[2] = splat(0x0000_beef);
+            },
+        )
         .unwrap();
         assert_eq!(r.wave.v[1][0], 0x0002);
         assert_eq!(r.wave.v[2][0], 0x0002_beef);
@@ -693,7 +850,11 @@ v_addc_u32_e64 v2, s[0:1], 0, v9, s[0:1]";
                 w.v[11] = splat(0x510a37c4);
             })
             .unwrap();
-            assert_eq!((r.wave.v[1][0], r.wave.v[2][0]), (0x0534395a, 0x30525c85), "{cpu}");
+            assert_eq!(
+                (r.wave.v[1][0], r.wave.v[2][0]),
+                (0x0534395a, 0x30525c85),
+                "{cpu}"
+            );
         }
     }
 }
@@ -716,5 +877,29 @@ mod carry_pair_tests {
         )
         .unwrap();
         assert_eq!(r.wave.v[7][0], 1);
+    }
+}
+
+#[cfg(test)]
+mod mad64_tests {
+    use crate::testing::{run, splat};
+
+    /// The destination pair is also the addend: the addend must be read before writing.
+    #[test]
+    fn mad_u64_u32_with_its_destination_as_addend() {
+        for cpu in ["gfx700", "gfx900"] {
+            let r = run(
+                cpu,
+                "v_mad_u64_u32 v[0:1], s[0:1], s2, v2, v[0:1]",
+                |w, _| {
+                    w.s[2] = 3;
+                    w.v[2] = splat(5);
+                    w.v[0] = splat(10);
+                    w.v[1] = splat(1);
+                },
+            )
+            .unwrap();
+            assert_eq!((r.wave.v[0][0], r.wave.v[1][0]), (25, 1), "{cpu}");
+        }
     }
 }

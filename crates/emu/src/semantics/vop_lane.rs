@@ -50,7 +50,11 @@ fn readlane(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
 fn readfirstlane(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let v = raw32(w, env, op.src[0]);
     let exec = w.exec();
-    let lane = if exec == 0 { 0 } else { exec.trailing_zeros() as usize };
+    let lane = if exec == 0 {
+        0
+    } else {
+        exec.trailing_zeros() as usize
+    };
     w.set_sreg(op.sdst, v[lane]);
     Ok(Flow::Next)
 }
@@ -172,17 +176,26 @@ mod tests {
 
     #[test]
     fn lane_id_from_mbcnt() {
-        let r = run("gfx900", "v_mbcnt_lo_u32_b32 v1, -1, 0\nv_mbcnt_hi_u32_b32 v1, -1, v1", |_, _| {}).unwrap();
+        let r = run(
+            "gfx900",
+            "v_mbcnt_lo_u32_b32 v1, -1, 0\nv_mbcnt_hi_u32_b32 v1, -1, v1",
+            |_, _| {},
+        )
+        .unwrap();
         let expected: Vec<u32> = (0..64).collect();
         assert_eq!(r.wave.v[1].to_vec(), expected);
     }
 
     #[test]
     fn readfirstlane_takes_the_first_active_lane_and_readlane_any() {
-        let r = run("gfx900", "v_readfirstlane_b32 s4, v0\nv_readlane_b32 s5, v0, 63", |w, _| {
-            w.v[0] = std::array::from_fn(|l| l as u32 * 10);
-            w.set_exec(0xf0);
-        })
+        let r = run(
+            "gfx900",
+            "v_readfirstlane_b32 s4, v0\nv_readlane_b32 s5, v0, 63",
+            |w, _| {
+                w.v[0] = std::array::from_fn(|l| l as u32 * 10);
+                w.set_exec(0xf0);
+            },
+        )
         .unwrap();
         assert_eq!(r.wave.s[4], 40);
         assert_eq!(r.wave.s[5], 630);
