@@ -615,4 +615,115 @@ mod tests {
         assert_eq!(f16_to_f64(0x0001), (-24f64).exp2());
         assert_eq!(f16_to_f64(0x3c00), 1.0);
     }
+
+    /// A xorshift generator for operand bit patterns.
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    /// Random f64 bit patterns, half of them with exponents near each other or near the
+    /// ends of the range, so that cancellation, far-apart addends, denormal results and
+    /// overflow all occur.
+    fn operand(state: &mut u64) -> f64 {
+        let x = next(state);
+        let e = match next(state) % 4 {
+            0 => (x >> 52) & 0x7ff,
+            1 => 1023 + next(state) % 8,
+            2 => next(state) % 60,
+            _ => 2040 - next(state) % 60,
+        };
+        let v = f64::from_bits((x & 0x800f_ffff_ffff_ffff) | e.min(2046) << 52);
+        if next(state) % 16 == 0 {
+            0.0
+        } else {
+            v
+        }
+    }
+
+    #[test]
+    fn f64_fma_agrees_with_the_host_fused_multiply_add() {
+        // The host's f64::mul_add is IEEE fma (correctly rounded to nearest even).
+        let mut st = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..200_000 {
+            let (a, b, c) = (operand(&mut st), operand(&mut st), operand(&mut st));
+            let want = a.mul_add(b, c);
+            let got = f64::from_bits(fma(F64, a, b, c, RNE));
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "fma({a:e}, {b:e}, {c:e}) = {got:e}, want {want:e}"
+            );
+        }
+    }
+
+    #[test]
+    fn f32_fma_agrees_with_the_host_and_directed_modes_bracket_it() {
+        // Round to nearest: the host's f32::mul_add. Directed modes: the result must be
+        // the nearest-even result or its neighbour on the side the mode selects, which is
+        // checked against the exact value a*b + c computed as a double-double (the product
+        // of two f32 is exact in f64; the sum's error is exact by Knuth's two-sum).
+        let mut st = 0x9e37_79b9_7f4a_7c15;
+        let f32_of = |st: &mut u64| {
+            let v = operand(st);
+            let e = next(st) % 4;
+            let x = (v as f32).to_bits();
+            let x = match e {
+                0 => (x & 0x807f_ffff) | ((next(st) % 40) as u32) << 23,
+                1 => (x & 0x807f_ffff) | ((120 + next(st) % 16) as u32) << 23,
+                _ => x,
+            };
+            f32::from_bits(x)
+        };
+        for _ in 0..200_000 {
+            let (a, b, c) = (f32_of(&mut st), f32_of(&mut st), f32_of(&mut st));
+            let rne = a.mul_add(b, c);
+            let got = f32::from_bits(fma(F32, a as f64, b as f64, c as f64, RNE) as u32);
+            assert!(
+                got.to_bits() == rne.to_bits() || (got.is_nan() && rne.is_nan()),
+                "fma({a:e}, {b:e}, {c:e}) = {got:e}, want {rne:e}"
+            );
+            if !rne.is_finite() || rne == 0.0 {
+                continue;
+            }
+            let p = a as f64 * b as f64;
+            let s = p + c as f64;
+            let t = s - p;
+            let err = (p - (s - t)) + (c as f64 - t);
+            // exact = s + err; where does the f32 result r lie relative to it?
+            let below = |r: f32| (r as f64) < s || ((r as f64) == s && err > 0.0);
+            let above = |r: f32| (r as f64) > s || ((r as f64) == s && err < 0.0);
+            for rm in [RUP, RDN, RTZ] {
+                let r = f32::from_bits(fma(F32, a as f64, b as f64, c as f64, rm) as u32);
+                let up = match rm {
+                    RUP => true,
+                    RDN => false,
+                    _ => s + err < 0.0,
+                };
+                if r.is_infinite() {
+                    assert!(up == (r > 0.0), "overflow to the wrong infinity");
+                    continue;
+                }
+                // r is on the selected side of the exact value, and one step further
+                // would cross it.
+                let next = |x: f32, up: bool| {
+                    let b = x.to_bits() as i64;
+                    let step = if (x > 0.0 || (x == 0.0 && up)) == up {
+                        1
+                    } else {
+                        -1
+                    };
+                    f32::from_bits((b + step) as u32)
+                };
+                if up {
+                    assert!(!below(r), "{rm}: fma({a:e}, {b:e}, {c:e}) = {r:e} is below");
+                    assert!(below(next(r, false)) || r == rne, "{rm}: {a:e} {b:e} {c:e}");
+                } else {
+                    assert!(!above(r), "{rm}: fma({a:e}, {b:e}, {c:e}) = {r:e} is above");
+                    assert!(above(next(r, true)) || r == rne, "{rm}: {a:e} {b:e} {c:e}");
+                }
+            }
+        }
+    }
 }

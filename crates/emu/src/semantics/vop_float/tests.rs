@@ -2297,3 +2297,219 @@ fn every_float_row_of_the_valu_tables_is_emulated() {
     }
     assert!(missing.is_empty(), "not emulated: {missing:?}");
 }
+
+// ----------------------------------------------------------------------------------------
+// Forms and modifiers around the core operations.
+
+#[test]
+fn sdwa_and_exec_shape_sixteen_bit_results() {
+    // SDWA: src0 from WORD_1 of v1 (1.0), src1 from WORD_0 of v2 (2.0); 3.0 (0x4200) goes to
+    // WORD_1 of v10 with the low word preserved.
+    let w = go(
+        "gfx900",
+        ALL_KEEP,
+        "v_add_f16_sdwa v10, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0",
+        |w| {
+            w.v[1] = splat(0x3c00_7777);
+            w.v[2] = splat(0x8888_4000);
+            w.v[10] = splat(0x1111_2222);
+        },
+    );
+    check(&w, 10, &[0x4200_2222]);
+    // Lanes outside EXEC keep all 32 bits, also for results that keep the high half.
+    let w = go(
+        "gfx900",
+        ALL_KEEP,
+        "v_add_f16 v10, v1, v1\nv_fma_f16 v11, v1, v1, 0",
+        |w| {
+            w.set_exec(0b01);
+            w.v[1] = splat(0x3c00);
+            w.v[10] = splat(0xaaaa_bbbb);
+            w.v[11] = splat(0xcccc_dddd);
+        },
+    );
+    check(&w, 10, &[0x4000, 0xaaaa_bbbb]);
+    check(&w, 11, &[0xcccc_3c00, 0xcccc_dddd]);
+}
+
+#[test]
+fn f16_arithmetic_uses_the_f16_rounding_field() {
+    // (1 + 2^-10)^2 = 1 + 2^-9 + 2^-20: nearest gives 1 + 2^-9 (0x3c02); toward +inf
+    // (MODE[3:2] = 1) 0x3c03; the f32 field (MODE[1:0] = 1) does not affect f16.
+    let src = "v_mul_f16 v10, v1, v1";
+    let setup = |w: &mut Wave| w.v[1] = splat(0x3c01);
+    check(&go("gfx900", ALL_KEEP | 1, src, setup), 10, &[0x3c02]);
+    check(&go("gfx900", ALL_KEEP | 1 << 2, src, setup), 10, &[0x3c03]);
+}
+
+#[test]
+fn omod_and_clamp_on_f64_and_f16_results() {
+    // f64: 1.5 + 1.5 = 3, mul:2 -> 6 with IEEE off and f64 output denormals flushed
+    // (MODE[7:6] = 0); ignored when they are kept (the gfx6-8 default).
+    let src = "v_add_f64 v[10:11], v[0:1], v[0:1] mul:2";
+    let setup = |w: &mut Wave| lanes64(w, 0, &[1.5f64.to_bits()]);
+    check64(&go("gfx803", DX10, src, setup), 10, &[6f64.to_bits()]);
+    check64(
+        &go("gfx803", F32_FLUSH & !IEEE, src, setup),
+        10,
+        &[3f64.to_bits()],
+    );
+    // f16 mixlo clamp: 2 * 3 - 4.5 = 1.5 -> 1.0 (0x3c00), high half kept.
+    let w = go(
+        "gfx906",
+        ALL_KEEP,
+        "v_fma_mixlo_f16 v10, v1, v2, v3 op_sel_hi:[1,1,1] clamp",
+        |w| {
+            w.v[1] = splat(0x4000);
+            w.v[2] = splat(0x4200);
+            w.v[3] = splat(0xc480); // -4.5
+            w.v[10] = splat(0x5555_0000);
+        },
+    );
+    check(&w, 10, &[0x5555_3c00]);
+}
+
+#[test]
+fn f64_and_f16_transcendentals_keep_denormal_inputs() {
+    // rcp_f64(2^-1074) = 2^1074 overflows to inf; sqrt_f64(2^-1074) = 2^-537 exactly
+    // (0x1e60000000000000: exponent 1023 - 537 = 486 = 0x1e6).
+    let w = go(
+        "gfx900",
+        ALL_KEEP,
+        "v_rcp_f64 v[10:11], v[0:1]\nv_sqrt_f64 v[12:13], v[0:1]",
+        |w| {
+            lanes64(w, 0, &[1]);
+        },
+    );
+    check64(&w, 10, &[0x7ff0_0000_0000_0000]);
+    check64(&w, 12, &[0x1e60_0000_0000_0000]);
+    // f16 invalid inputs give the f16 default NaN 0xfe00: rsq(-1), log(-1), sqrt(-4).
+    let w = go(
+        "gfx803",
+        F32_FLUSH,
+        "v_rsq_f16 v10, v1\nv_log_f16 v11, v1\nv_sqrt_f16 v12, v2",
+        |w| {
+            w.v[1] = splat(0xbc00);
+            w.v[2] = splat(0xc400);
+        },
+    );
+    check(&w, 10, &[0xfe00]);
+    check(&w, 11, &[0xfe00]);
+    check(&w, 12, &[0xfe00]);
+}
+
+#[test]
+fn trig_preop_rescales_huge_inputs_and_runs_out_of_table() {
+    // src0 = 2^1000: exponent field 2023 >= 1968, so the window starts 2023 - 1077 = 946
+    // bits in and the result is scaled up by 2^128: seg(946) * 2^(-53 - 946 + 128). The
+    // precision notes give 0x1.516ba93dd63f5p-819 for it. Segment 31 of infinity starts at
+    // bit 53*31 + 2047 - 1077 = 2613, past the 1201-bit table: +0.
+    let t = two_over_pi_words(40);
+    let seg946 = (0..53u32).fold(0u64, |acc, i| {
+        let b = 946 + i;
+        acc << 1 | ((t[(b / 32) as usize] >> (31 - b % 32)) & 1) as u64
+    });
+    let w = go(
+        "gfx900",
+        ALL_KEEP,
+        "v_trig_preop_f64 v[10:11], v[0:1], v2",
+        |w| {
+            lanes64(w, 0, &[2f64.powi(1000).to_bits(), f64::INFINITY.to_bits()]);
+            lanes(w, 2, &[0, 31]);
+        },
+    );
+    let want = seg946 as f64 * 2f64.powi(-871);
+    check64(&w, 10, &[want.to_bits(), 0]);
+    // 2^-819 has the biased exponent 1023 - 819 = 204 = 0xcc.
+    assert_eq!(want, f64::from_bits(0x0cc5_16ba_93dd_63f5));
+}
+
+#[test]
+fn packed_fp8_to_f32_fills_a_register_pair() {
+    // WORD_1 of v1 holds bytes 0x38 (0.5) and 0xb8 (-0.5); the low word 0x3c38 holds 0.5 and
+    // 0x3c = 1.100 * 2^(7-8) = 0.75.
+    let w = go(
+        "gfx940",
+        ALL_KEEP,
+        "v_cvt_pk_f32_fp8_sdwa v[10:11], v1 src0_sel:WORD_1\nv_cvt_pk_f32_fp8 v[12:13], v1",
+        |w| w.v[1] = splat(0xb838_3c38),
+    );
+    check(&w, 10, &[bits(0.5)]);
+    check(&w, 11, &[bits(-0.5)]);
+    check(&w, 12, &[bits(0.5)]);
+    check(&w, 13, &[bits(0.75)]);
+}
+
+#[test]
+fn directed_rounding_of_instructions_matches_an_independent_reference() {
+    // v_mul_f32 and v_add_f32 under each FP_ROUND. The product of two f32 is exact in f64,
+    // and so is the sum of two f32 whose exponents are within 29 of each other; the host
+    // rounds that exact value to nearest, and the directed result is that or its neighbour
+    // on the mode's side of the exact value (nextafter by one bit pattern).
+    let mut rng = Rng(0x51_7cc1_b727_220a);
+    let next = |x: f32, up: bool| -> f32 {
+        if x.is_nan() {
+            return x;
+        }
+        if x.is_infinite() {
+            // One step from an infinity toward zero is the largest finite value.
+            return if (x > 0.0) == up {
+                x
+            } else {
+                f32::MAX.copysign(x)
+            };
+        }
+        let b = x.to_bits();
+        let r = if x == 0.0 {
+            if up {
+                1
+            } else {
+                0x8000_0001
+            }
+        } else if (x > 0.0) == up {
+            b + 1
+        } else {
+            b - 1
+        };
+        f32::from_bits(r)
+    };
+    let reference = |exact: f64, rm: u32| -> u32 {
+        let r = exact as f32;
+        let r = match rm {
+            1 if (r as f64) < exact => next(r, true),
+            2 if (r as f64) > exact => next(r, false),
+            3 if (r as f64).abs() > exact.abs() => next(r, exact < 0.0),
+            _ => r,
+        };
+        r.to_bits()
+    };
+    for rm in 0..4u32 {
+        for _ in 0..4 {
+            let a: Vec<u32> = (0..64).map(|_| div_operand32(&mut rng)).collect();
+            let b: Vec<u32> = (0..64)
+                .map(|l| {
+                    // Keep the exponents close for the add (|ea - eb| <= 29).
+                    let ea = (a[l] >> 23) & 0xff;
+                    let eb = (ea as i64 + (rng.next() % 59) as i64 - 29).clamp(1, 254) as u32;
+                    (div_operand32(&mut rng) & 0x807f_ffff) | eb << 23
+                })
+                .collect();
+            let w = go(
+                "gfx900",
+                ALL_KEEP | rm,
+                "v_mul_f32 v10, v1, v2\nv_add_f32 v11, v1, v2",
+                |w| {
+                    lanes(w, 1, &a);
+                    lanes(w, 2, &b);
+                },
+            );
+            for l in 0..64 {
+                let (x, y) = (f32::from_bits(a[l]) as f64, f32::from_bits(b[l]) as f64);
+                assert_eq!(w.v[10][l], reference(x * y, rm), "rm {rm}: {x:e} * {y:e}");
+                if (a[l] >> 23) & 0xff != 0 {
+                    assert_eq!(w.v[11][l], reference(x + y, rm), "rm {rm}: {x:e} + {y:e}");
+                }
+            }
+        }
+    }
+}
