@@ -636,7 +636,7 @@ mod tests {
             _ => 2040 - next(state) % 60,
         };
         let v = f64::from_bits((x & 0x800f_ffff_ffff_ffff) | e.min(2046) << 52);
-        if next(state) % 16 == 0 {
+        if next(state).is_multiple_of(16) {
             0.0
         } else {
             v
