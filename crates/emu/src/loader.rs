@@ -5,11 +5,12 @@
 use std::sync::Arc;
 
 use gcnkit_codeobj::container::code_objects_in;
-use gcnkit_codeobj::descriptor::KernelDescriptor;
+use gcnkit_codeobj::descriptor::{KernelDescriptor, KERNEL_DESCRIPTOR_SIZE};
 use gcnkit_codeobj::metadata::ArgMetadata;
 use gcnkit_codeobj::pgm_rsrc::Rsrc3Gfx90a;
 use gcnkit_codeobj::registers::RegisterCounts;
 use gcnkit_codeobj::CodeObjectInfo;
+use gcnkit_isa::target::FeatureSetting;
 use gcnkit_isa::{Gen, Target};
 use object::read::elf::{ElfFile64, FileHeader, ProgramHeader};
 use object::{Object, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationTarget};
@@ -129,15 +130,22 @@ impl Module {
 
 /// Picks the code object to load from a file that may be a bundle or fat binary.
 ///
-/// With `mcpu`, the code object for that processor; without, the only one.
+/// With `mcpu` (a target id such as `gfx90a` or `gfx90a:xnack-`), the code object for that
+/// processor whose xnack and sramecc settings the request allows, an exact setting preferred
+/// over "any" (as the ROCm runtime chooses among a fat binary's code objects); without, the
+/// only one.
 pub fn select_code_object(bytes: &[u8], mcpu: Option<&str>) -> Result<Vec<u8>, EmuError> {
     let contents = code_objects_in(bytes).map_err(EmuError::CodeObject)?;
     let mut candidates = Vec::new();
     for e in &contents.code_objects {
         let data = e.aligned();
         let info = CodeObjectInfo::read(&data).ok();
-        let processor = info.as_ref().and_then(|i| i.processor.clone());
-        candidates.push((processor, data.to_vec(), e.entry_id.clone()));
+        candidates.push(Candidate {
+            processor: info.as_ref().and_then(|i| i.processor.clone()),
+            target: info.as_ref().and_then(|i| i.target),
+            data: data.to_vec(),
+            entry_id: e.entry_id.clone(),
+        });
     }
     if candidates.is_empty() {
         let note = if contents.compressed.is_empty() {
@@ -145,26 +153,41 @@ pub fn select_code_object(bytes: &[u8], mcpu: Option<&str>) -> Result<Vec<u8>, E
         } else {
             " (the file has compressed bundles, which gcnkit does not decompress)".to_string()
         };
-        return Err(EmuError::Load(format!("the file holds no code object{note}")));
+        return Err(EmuError::Load(format!(
+            "the file holds no code object{note}"
+        )));
     }
     match mcpu {
         Some(cpu) => {
             let want = Target::parse(cpu, None)
                 .map_err(|e| EmuError::Load(format!("--mcpu {cpu}: {e}")))?;
-            let found = candidates.iter().find(|(p, _, _)| {
-                p.as_deref()
-                    .and_then(|p| Target::parse(p, None).ok())
-                    .is_some_and(|t| t.processor.name == want.processor.name)
-            });
-            match found {
-                Some((_, data, _)) => Ok(data.clone()),
+            let mut best: Option<(usize, &Candidate)> = None;
+            for c in &candidates {
+                let Some(have) = c.target else { continue };
+                if have.processor.name != want.processor.name
+                    || !allows(want.xnack, have.xnack)
+                    || !allows(want.sramecc, have.sramecc)
+                {
+                    continue;
+                }
+                let exact = [(want.xnack, have.xnack), (want.sramecc, have.sramecc)]
+                    .iter()
+                    .filter(|(w, h)| *w != FeatureSetting::Any && w == h)
+                    .count();
+                // The first of equally good code objects, in file order.
+                if best.map_or(true, |(score, _)| exact > score) {
+                    best = Some((exact, c));
+                }
+            }
+            match best {
+                Some((_, c)) => Ok(c.data.clone()),
                 None => Err(EmuError::Load(format!(
                     "no code object for {cpu}; the file has: {}",
                     list(&candidates)
                 ))),
             }
         }
-        None if candidates.len() == 1 => Ok(candidates.remove(0).1),
+        None if candidates.len() == 1 => Ok(candidates.remove(0).data),
         None => Err(EmuError::Load(format!(
             "the file holds {} code objects ({}); choose one with --mcpu",
             candidates.len(),
@@ -173,11 +196,26 @@ pub fn select_code_object(bytes: &[u8], mcpu: Option<&str>) -> Result<Vec<u8>, E
     }
 }
 
-fn list(c: &[(Option<String>, Vec<u8>, Option<String>)]) -> String {
+/// One code object of a bundle or fat binary.
+struct Candidate {
+    processor: Option<String>,
+    target: Option<Target>,
+    data: Vec<u8>,
+    entry_id: Option<String>,
+}
+
+/// Whether code built with feature setting `have` may run where `want` is asked for: "any"
+/// code runs either way, and a request for "any" takes either.
+fn allows(want: FeatureSetting, have: FeatureSetting) -> bool {
+    want == FeatureSetting::Any || have == FeatureSetting::Any || want == have
+}
+
+fn list(c: &[Candidate]) -> String {
     c.iter()
-        .map(|(p, _, id)| {
-            id.clone()
-                .or_else(|| p.clone())
+        .map(|c| {
+            c.entry_id
+                .clone()
+                .or_else(|| c.processor.clone())
                 .unwrap_or_else(|| "unknown".into())
         })
         .collect::<Vec<_>>()
@@ -239,7 +277,14 @@ pub fn load(mem: &mut Memory, bytes: &[u8]) -> Result<Module, EmuError> {
         .ok_or_else(|| EmuError::Load("code section outside the loaded image".into()))?;
     let program = Arc::new(Program::decode(&target, code, load_base + lo));
 
-    let kernels = find_kernels(&info, &elf, relocatable, &image.section_addr, load_base, target.gen())?;
+    let kernels = find_kernels(
+        &info,
+        relocatable,
+        &image.section_addr,
+        &data,
+        load_base,
+        target.gen(),
+    )?;
     Ok(Module {
         target,
         code_object_version: info.code_object_version(),
@@ -258,10 +303,16 @@ struct Image {
 /// Largest image we load (a guard against a header that claims terabytes).
 const MAX_IMAGE: u64 = 1 << 32;
 
-fn layout_segments(elf: &ElfFile64<'_, object::Endianness>, bytes: &[u8]) -> Result<Image, EmuError> {
+fn layout_segments(
+    elf: &ElfFile64<'_, object::Endianness>,
+    bytes: &[u8],
+) -> Result<Image, EmuError> {
     let endian = elf.endian();
     let mut end = 0u64;
-    let headers = elf.elf_header().program_headers(endian, bytes).map_err(|e| EmuError::Load(format!("program headers: {e}")))?;
+    let headers = elf
+        .elf_header()
+        .program_headers(endian, bytes)
+        .map_err(|e| EmuError::Load(format!("program headers: {e}")))?;
     for ph in headers {
         if ph.p_type(endian) == object::elf::PT_LOAD {
             let e = ph
@@ -272,10 +323,14 @@ fn layout_segments(elf: &ElfFile64<'_, object::Endianness>, bytes: &[u8]) -> Res
         }
     }
     if end == 0 {
-        return Err(EmuError::Load("the code object has no loadable segment".into()));
+        return Err(EmuError::Load(
+            "the code object has no loadable segment".into(),
+        ));
     }
     if end > MAX_IMAGE {
-        return Err(EmuError::Load(format!("loadable segments span {end:#x} bytes")));
+        return Err(EmuError::Load(format!(
+            "loadable segments span {end:#x} bytes"
+        )));
     }
     let mut image = vec![0u8; end as usize];
     for ph in headers {
@@ -374,16 +429,22 @@ fn apply_dynamic_relocations(
         match r_type {
             R_AMDGPU_RELATIVE64 => patch(data, offset, &base.wrapping_add(a).to_le_bytes())?,
             R_AMDGPU_ABS64 => patch(data, offset, &symbol_value.wrapping_add(a).to_le_bytes())?,
-            R_AMDGPU_ABS32 | R_AMDGPU_ABS32_LO => {
-                patch(data, offset, &(symbol_value.wrapping_add(a) as u32).to_le_bytes())?
-            }
+            R_AMDGPU_ABS32 | R_AMDGPU_ABS32_LO => patch(
+                data,
+                offset,
+                &(symbol_value.wrapping_add(a) as u32).to_le_bytes(),
+            )?,
             R_AMDGPU_ABS32_HI => patch(
                 data,
                 offset,
                 &((symbol_value.wrapping_add(a) >> 32) as u32).to_le_bytes(),
             )?,
             0 => {}
-            t => return Err(EmuError::Load(format!("unsupported dynamic relocation type {t} at {offset:#x}"))),
+            t => {
+                return Err(EmuError::Load(format!(
+                    "unsupported dynamic relocation type {t} at {offset:#x}"
+                )))
+            }
         }
     }
     Ok(())
@@ -412,8 +473,17 @@ fn apply_section_relocations(
                             sym.name().unwrap_or("?")
                         )));
                     }
-                    let sec = sym.section_index().map_or(0, |i| section_addr.get(i.0).copied().unwrap_or(0));
-                    base + sec + sym.address()
+                    match sym.section() {
+                        // An absolute symbol's value is not an address in the image.
+                        object::SymbolSection::Absolute => sym.address(),
+                        object::SymbolSection::Section(i) => {
+                            base + section_addr.get(i.0).copied().unwrap_or(0) + sym.address()
+                        }
+                        other => return Err(EmuError::Load(format!(
+                            "relocation against symbol {} in {other:?}, which gcnkit cannot place",
+                            sym.name().unwrap_or("?")
+                        ))),
+                    }
                 }
                 RelocationTarget::Section(i) => base + section_addr.get(i.0).copied().unwrap_or(0),
                 _ => 0,
@@ -424,21 +494,30 @@ fn apply_section_relocations(
             let v = (s_value as i64).wrapping_add(a) as u64;
             match r_type {
                 R_AMDGPU_ABS64 => patch(data, place, &v.to_le_bytes())?,
-                R_AMDGPU_ABS32 | R_AMDGPU_ABS32_LO => patch(data, place, &(v as u32).to_le_bytes())?,
+                R_AMDGPU_ABS32 | R_AMDGPU_ABS32_LO => {
+                    patch(data, place, &(v as u32).to_le_bytes())?
+                }
                 R_AMDGPU_ABS32_HI => patch(data, place, &((v >> 32) as u32).to_le_bytes())?,
                 R_AMDGPU_REL32 | R_AMDGPU_REL32_LO => {
                     patch(data, place, &(v.wrapping_sub(p) as u32).to_le_bytes())?
                 }
-                R_AMDGPU_REL32_HI => {
-                    patch(data, place, &((v.wrapping_sub(p) >> 32) as u32).to_le_bytes())?
-                }
+                R_AMDGPU_REL32_HI => patch(
+                    data,
+                    place,
+                    &((v.wrapping_sub(p) >> 32) as u32).to_le_bytes(),
+                )?,
                 R_AMDGPU_REL64 => patch(data, place, &v.wrapping_sub(p).to_le_bytes())?,
                 R_AMDGPU_REL16 => {
                     let delta = (v.wrapping_sub(p) as i64 - 4) / 4;
                     patch(data, place, &(delta as i16 as u16).to_le_bytes())?
                 }
                 0 => {}
-                t => return Err(EmuError::Load(format!("unsupported relocation type {t} in {}", s.name().unwrap_or("?")))),
+                t => {
+                    return Err(EmuError::Load(format!(
+                        "unsupported relocation type {t} in {}",
+                        s.name().unwrap_or("?")
+                    )))
+                }
             }
         }
     }
@@ -456,19 +535,46 @@ fn arg_of(a: &ArgMetadata<'_>) -> KernelArg {
     }
 }
 
+/// The kernels of the loaded image `image` (relocations applied), placed at `load_base`.
 fn find_kernels(
     info: &CodeObjectInfo<'_>,
-    elf: &ElfFile64<'_, object::Endianness>,
     relocatable: bool,
     section_addr: &[u64],
+    image: &[u8],
     load_base: u64,
     gen: Gen,
 ) -> Result<Vec<Kernel>, EmuError> {
-    let md = info.metadata.as_ref().map(|m| m.kernels()).unwrap_or_default();
+    let md = info
+        .metadata
+        .as_ref()
+        .map(|m| m.kernels())
+        .unwrap_or_default();
     let mut out = Vec::new();
     for k in &info.kernels {
+        let sym_addr = if relocatable {
+            let sec = k
+                .symbol
+                .section
+                .map_or(0, |i| section_addr.get(i).copied().unwrap_or(0));
+            sec + k.symbol.addr
+        } else {
+            k.symbol.addr
+        };
         let descriptor = match (&k.descriptor, &k.kernel_code) {
-            (Some(kd), _) => *kd,
+            // Read the descriptor again from the loaded image: in a relocatable object its
+            // `kernel_code_entry_byte_offset` is an R_AMDGPU_REL64 relocation, 0 in the file.
+            (Some(_), _) => {
+                let bytes = usize::try_from(sym_addr)
+                    .ok()
+                    .and_then(|at| image.get(at..at.checked_add(KERNEL_DESCRIPTOR_SIZE)?))
+                    .ok_or_else(|| {
+                        EmuError::Load(format!(
+                            "kernel descriptor {} at {sym_addr:#x} lies outside the loaded image",
+                            k.symbol.name
+                        ))
+                    })?;
+                KernelDescriptor::decode(bytes).map_err(EmuError::CodeObject)?
+            }
             (None, Some(code)) => KernelDescriptor {
                 group_segment_fixed_size: code.workgroup_group_segment_byte_size,
                 private_segment_fixed_size: code.workitem_private_segment_byte_size,
@@ -483,16 +589,11 @@ fn find_kernels(
             },
             _ => continue,
         };
-        let sym_addr = if relocatable {
-            let sec = k.symbol.section.map_or(0, |i| section_addr.get(i).copied().unwrap_or(0));
-            sec + k.symbol.addr
-        } else {
-            k.symbol.addr
-        };
-        let _ = elf;
         let descriptor_address = load_base + sym_addr;
         let meta = k.metadata_index.and_then(|i| md.get(i));
-        let args = meta.map(|m| m.args().iter().map(arg_of).collect()).unwrap_or_default();
+        let args = meta
+            .map(|m| m.args().iter().map(arg_of).collect())
+            .unwrap_or_default();
         let reqd = meta
             .and_then(|m| m.get(".reqd_workgroup_size"))
             .and_then(|v| v.as_array())
@@ -510,7 +611,9 @@ fn find_kernels(
             entry: descriptor.entry_address(descriptor_address),
             descriptor,
             args,
-            kernarg_size: meta.and_then(|m| m.kernarg_segment_size()).unwrap_or(descriptor.kernarg_size as u64),
+            kernarg_size: meta
+                .and_then(|m| m.kernarg_segment_size())
+                .unwrap_or(descriptor.kernarg_size as u64),
             kernarg_align: meta.and_then(|m| m.kernarg_segment_align()).unwrap_or(16),
             group_segment_fixed_size: meta
                 .and_then(|m| m.group_segment_fixed_size())
