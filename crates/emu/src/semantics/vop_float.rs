@@ -932,11 +932,6 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         M::VMadMixF32 => mix::<0, false>,
         M::VMadMixloF16 => mix::<1, false>,
         M::VMadMixhiF16 => mix::<2, false>,
-        // Dot products into vdst.
-        M::VDot2cF32F16 => dot2c_f32_f16,
-        M::VDot2cI32I16 => dotc_int::<2>,
-        M::VDot4cI32I8 => dotc_int::<4>,
-        M::VDot8cI32I4 => dotc_int::<8>,
         // Cube maps, bytes, SADs.
         M::VCubeidF32 => cube::<0>,
         M::VCubescF32 => cube::<1>,

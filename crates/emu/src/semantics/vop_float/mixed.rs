@@ -1,5 +1,4 @@
-//! Mixed-precision multiply-adds (VOP3P v_mad_mix*/v_fma_mix*) and the dot products that
-//! accumulate into vdst (VOP2 v_dot*c).
+//! Mixed-precision multiply-adds (VOP3P v_mad_mix*/v_fma_mix*).
 
 use super::soft::{self, F16, F32, RNE};
 use super::*;
@@ -81,60 +80,5 @@ pub(super) fn mix<const D: u8, const FUSED: bool>(
         }
     });
     write32_masked(w, op, &r, mask);
-    Ok(Flow::Next)
-}
-
-// ---------------------------------------------------------------------------------------
-// Dot products with accumulation in vdst (VOP2 `+tied`, gfx908+).
-
-/// v_dot2c_f32_f16: `vdst += a.lo * b.lo + a.hi * b.hi`, the f16 products exact, summed in
-/// f64 and rounded once to f32 with the mode.
-pub(super) fn dot2c_f32_f16(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    let a = src32(w, op, env, 0);
-    let b = src32(w, op, env, 1);
-    let c = read_acc(w, op, 32);
-    let x16 = Fp::new(w.mode, F16);
-    let x = Fp::new(w.mode, F32);
-    let h = |v: u32, s: u32| F16.to_f64(x16.inp(F16, ((v >> s) & 0xffff) as u64));
-    let r: [u64; LANES] = std::array::from_fn(|l| {
-        let p = h(a[l], 0) * h(b[l], 0) + h(a[l], 16) * h(b[l], 16);
-        let cv = F32.to_f64(x.inp(F32, c[l]));
-        let s = p + cv;
-        if s.is_nan() {
-            if F32.is_nan(c[l]) {
-                return F32.quieted(c[l]);
-            }
-            let halves = [a[l], a[l] >> 16, b[l], b[l] >> 16];
-            return match halves.iter().find(|&&v| F16.is_nan((v & 0xffff) as u64)) {
-                Some(&v) => F32.nan_from_f64(F16.to_f64((v & 0xffff) as u64)),
-                None => F32.default_nan(),
-            };
-        }
-        fround(F32, s, x)
-    });
-    put(w, op, &r, 32);
-    Ok(Flow::Next)
-}
-
-/// v_dot2c_i32_i16, v_dot4c_i32_i8, v_dot8c_i32_i4: signed sub-word products summed into
-/// vdst, wrapping. `N` is the number of elements per dword.
-pub(super) fn dotc_int<const N: u32>(
-    w: &mut Wave,
-    op: &Op,
-    env: &mut Env<'_>,
-) -> Result<Flow, Fault> {
-    let a = src32(w, op, env, 0);
-    let b = src32(w, op, env, 1);
-    let c = w.v[op.vdst as usize];
-    let bits = 32 / N;
-    let r: Lanes = std::array::from_fn(|l| {
-        let mut s = c[l] as i32;
-        for i in 0..N {
-            let ext = |v: u32| ((v >> (i * bits)) << (32 - bits)) as i32 >> (32 - bits);
-            s = s.wrapping_add(ext(a[l]).wrapping_mul(ext(b[l])));
-        }
-        s as u32
-    });
-    put_u32(w, op, &r);
     Ok(Flow::Next)
 }

@@ -2041,28 +2041,7 @@ fn fma_mix_reads_f32_or_f16_halves_per_op_sel_hi() {
 }
 
 // ----------------------------------------------------------------------------------------
-// Dot products, cube maps, SADs, lerp, mullit.
-
-#[test]
-fn dot_products_accumulate_into_vdst() {
-    // v_dot2c_f32_f16: (1, 2) . (3, 4) + 5 = 3 + 8 + 5 = 16.
-    let w = go(
-        "gfx908",
-        ALL_KEEP,
-        "v_dot2c_f32_f16 v10, v1, v2\nv_dot4c_i32_i8 v11, v3, v4",
-        |w| {
-            w.v[1] = splat(0x4000_3c00);
-            w.v[2] = splat(0x4400_4200);
-            w.v[10] = splat(bits(5.0));
-            // i8 lanes: (1, -2, 3, -4) . (5, 6, -7, 8) = 5 - 12 - 21 - 32 = -60; + 100 = 40.
-            w.v[3] = splat(0xfc03_fe01);
-            w.v[4] = splat(0x08f9_0605);
-            w.v[11] = splat(100);
-        },
-    );
-    check(&w, 10, &[bits(16.0)]);
-    check(&w, 11, &[40]);
-}
+// Cube maps, SADs, lerp, mullit.
 
 #[test]
 fn cube_helpers_pick_the_major_axis() {
@@ -2264,10 +2243,12 @@ fn every_float_row_of_the_valu_tables_is_emulated() {
         );
         let mix = def.encoding == Encoding::Vop3p && def.mnemonic.contains("_mix");
         let float = def.operands.iter().any(|o| o.ty.is_float());
-        // Interpolation rows are graphics-only; v_pk_* belongs to the packed family.
+        // Interpolation rows are graphics-only; v_pk_* and the dot products (v_dot*c too)
+        // belong to the packed family (vop_packed.rs).
         if !(valu && float || mix)
             || def.mnemonic.starts_with("v_interp")
             || def.mnemonic.starts_with("v_pk_")
+            || def.mnemonic.starts_with("v_dot")
         {
             continue;
         }
