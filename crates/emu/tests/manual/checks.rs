@@ -773,7 +773,7 @@ fn intrinsic_references_match_hand_values() {
     // 15 are 0; msad adds |0 - 0xff| for the two non-zero reference bytes.
     let (x, y) = (0x8000_0000u32, 0x00ff_00ffu32);
     // lerp per byte (x_b + y_b + 1) >> 1: bytes of y are ff, 00, ff, 00 and of x 00, 00, 00, 80.
-    let lerp = 0x40_u32 << 24 | 0x80 << 16 | 0x00 << 8 | 0x80;
+    let lerp = 0x4080_0080_u32;
     let msad = 7 + 0xff + 0xff;
     let alignbyte = ((((x as u64) << 32) | y as u64) >> 16) as u32;
     assert_eq!(&out[16..20], &[(((x as u64) << 32 | y as u64) >> 31) as u32, 0, 0, lerp.wrapping_add(msad).wrapping_add(alignbyte)]);

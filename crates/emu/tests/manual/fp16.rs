@@ -177,6 +177,8 @@ fn gelu_f16(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
     let mut x: Vec<u16> = mem.get(xn)?;
     let count = (n.max(0) as usize).min(global);
     need(xn, &x, count)?;
+    // The source's float literals, then (half) of each.
+    #[allow(clippy::excessive_precision)]
     let (c0, c1, c27, c9, one, half) = (hc(0.7978845608), hc(0.044715), hc(27.0), hc(9.0), hc(1.0), hc(0.5));
     let minus_one = hc(-1.0);
     for xi in x.iter_mut().take(count) {

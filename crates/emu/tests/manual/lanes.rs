@@ -140,11 +140,8 @@ pub fn mbcnt(mask: u64, n: usize) -> u32 {
 
 /// IEEE maxNum on floats (`fmax`, v_max_f32 in IEEE mode): a NaN operand yields the other.
 pub fn fmax(a: f32, b: f32) -> f32 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() {
-        a
-    } else if a > b || (a == b && b.is_sign_negative()) {
+    let take_a = b.is_nan() || (!a.is_nan() && (a > b || (a == b && b.is_sign_negative())));
+    if take_a {
         a
     } else {
         b

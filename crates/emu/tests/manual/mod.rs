@@ -12,6 +12,9 @@
 //! instructions of gfx906+, the MFMA kernels of CDNA), the reference takes the same branch
 //! for the target it is asked about ([`Target`]).
 
+// A lane or element index is the natural loop variable of these simulations.
+#![allow(clippy::needless_range_loop)]
+
 use std::collections::BTreeMap;
 
 use gcnkit_emu::launch::{ArgSpec, LaunchDescription, LaunchSpec};
