@@ -336,9 +336,10 @@ pub fn launch(
     result
 }
 
-/// Stack bytes per work-item added for kernels with a dynamic stack (ROCm's default stack
-/// size; see docs/emulator-abi.md).
-pub const DYNAMIC_STACK_BYTES: u64 = 1024;
+/// Stack bytes per work-item added for kernels with a dynamic stack: more than HIP's usual
+/// 1 KiB limit, since the runtime's own default could not be confirmed (docs/emulator-abi.md
+/// §10). An access past the wave's scratch slot faults, so an overflow is reported.
+pub const DYNAMIC_STACK_BYTES: u64 = 16 * 1024;
 
 fn put(buf: &mut [u8], at: u64, bytes: &[u8]) {
     let at = at as usize;
