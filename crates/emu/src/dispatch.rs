@@ -691,7 +691,6 @@ impl<'s, 'a> Worker<'s, 'a> {
                     continue;
                 }
                 progressed = true;
-                env.clock = wave.instructions;
                 if let Err(fault) = run_wave(wave, &s.module.program, &mut env, max_instructions) {
                     return Err(report(s, id, wi as u32, wave, fault));
                 }

@@ -68,8 +68,9 @@ pub struct Env<'a> {
     pub program: &'a Program,
     /// Flat apertures.
     pub apertures: Apertures,
-    /// A counter standing in for the shader clock (`s_memtime`): instructions executed by
-    /// the wave so far, which keeps runs reproducible.
+    /// A base added to the shader clock that `s_memtime` derives from the wave's own
+    /// instruction count (0 in dispatches: each wave's clock starts at its first instruction,
+    /// which keeps runs reproducible whatever the thread count).
     pub clock: u64,
     /// Trap ids that end the dispatch with an error (2 = llvm.trap); others are ignored.
     pub trap_aborts: bool,
