@@ -678,9 +678,11 @@ fn resolve_valu(inst: &Instruction, def: &InstrDef, op: &mut Op, literal: Option
                     op.mods.neg[i] = m;
                 }
             }
-            op.mods.clamp = f(Field::Clamp) != 0;
+            // VOP3B keeps its sdst in bits 14:8, where VOP3A has abs, op_sel (gfx9+) and, on
+            // gfx6/7, clamp (bit 11): VOP3B has no op_sel, and clamp only from gfx8 (bit 15).
+            op.mods.clamp = f(Field::Clamp) != 0 && !(vop3b && gen.is_si_ci());
             op.mods.omod = f(Field::Omod) as u8;
-            op.mods.op_sel = f(Field::OpSel) as u8;
+            op.mods.op_sel = if vop3b { 0 } else { f(Field::OpSel) as u8 };
         }
         Form::Sdwa => {
             let gfx9 = gen.is_gfx9_family();

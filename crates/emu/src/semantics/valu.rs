@@ -495,13 +495,14 @@ macro_rules! ternary32 {
 /// bit of the source is set (gfx9+). SDWA selects and abs/neg were applied by [`src32`].
 #[inline(always)]
 pub fn src16(w: &Wave, op: &Op, env: &Env<'_>, i: usize) -> [u16; LANES] {
+    if op.mods.sdwa.is_none() && op.mods.op_sel >> i & 1 != 0 {
+        // The high half (VOP3 op_sel: no SDWA or DPP here): abs/neg act on its sign bit.
+        let v = raw32(w, env, op.src[i]);
+        let (abs, neg) = (op.mods.abs[i] as u16, op.mods.neg[i] as u16);
+        return std::array::from_fn(|l| ((v[l] >> 16) as u16 & !abs) ^ neg);
+    }
     let v = src32(w, op, env, i);
-    let shift = if op.mods.sdwa.is_none() && op.mods.op_sel >> i & 1 != 0 {
-        16
-    } else {
-        0
-    };
-    std::array::from_fn(|l| (v[l] >> shift) as u16)
+    std::array::from_fn(|l| v[l] as u16)
 }
 
 /// Writes a 16-bit result. With op_sel bit 3 (gfx9+ VOP3) it goes to the high half and the

@@ -903,3 +903,24 @@ mod mad64_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod vop3b_tests {
+    use crate::testing::{run, splat};
+
+    /// With vcc (encoding 106, bit 3 set) as the carry-out of a VOP3B add, bit 11 of the
+    /// instruction is set: it is not clamp on gfx6/7 nor op_sel on gfx9.
+    #[test]
+    fn a_vcc_carry_out_is_not_read_as_clamp_or_op_sel() {
+        for cpu in ["gfx600", "gfx700", "gfx900"] {
+            let text = if cpu == "gfx900" {
+                "v_add_co_u32_e64 v1, vcc, v0, v0"
+            } else {
+                "v_add_i32_e64 v1, vcc, v0, v0"
+            };
+            let r = run(cpu, text, |w, _| w.v[0] = splat(0x8000_0001)).unwrap();
+            assert_eq!(r.wave.v[1][0], 2, "{cpu}");
+            assert_eq!(r.wave.vcc(), u64::MAX, "{cpu}");
+        }
+    }
+}
