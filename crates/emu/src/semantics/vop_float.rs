@@ -34,7 +34,7 @@
 //! while MODE.IEEE is set or output denormals are kept, and clamps -0 to +0 (precision notes
 //! §7.1–7.2), and because packed f16 results need the modifiers per half.
 
-use gcnkit_isa::{flags, DataType, Encoding, Form, Gen, Instruction, Mnemonic as M, Role};
+use gcnkit_isa::{flags, Encoding, Gen, Instruction, Mnemonic as M};
 
 use crate::exec::{Env, ExecFn, Fault, Flow};
 use crate::program::{BuildContext, Op, Src};
@@ -956,19 +956,6 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
     );
     if keeps_hi && gen.is_gfx9_family() {
         op.imm2 |= KEEP_HI;
-    }
-    // The framework's src16 applies abs/neg to bit 15 before the op_sel shift; for a source
-    // read from the high half the sign bit is bit 31.
-    if inst.form != Form::Sdwa && matches!(inst.encoding, Encoding::Vop3) {
-        for (i, role) in [Role::Src0, Role::Src1, Role::Src2].into_iter().enumerate() {
-            let f16 = def
-                .operand(role)
-                .is_some_and(|o| matches!(o.ty, DataType::F16 | DataType::I16 | DataType::U16));
-            if f16 && op.mods.op_sel >> i & 1 != 0 {
-                op.mods.abs[i] <<= 16;
-                op.mods.neg[i] <<= 16;
-            }
-        }
     }
     // VOP3B (v_div_scale): SDST occupies bits 14:8, where the generic decoding finds the
     // gfx9 op_sel field and the gfx6/7 VOP3A clamp bit (11); a VCC destination (0x6a) sets
