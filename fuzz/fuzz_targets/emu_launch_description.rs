@@ -47,12 +47,20 @@ fuzz_target!(|data: &[u8]| {
             .chain([Default::default()]);
         for tol in tolerances {
             let same = compare(&tol, buffer.elem, &bytes, &bytes);
-            assert!(same.passed(), "{}: {tol:?}: a buffer differs from itself: {same:?}", buffer.name);
+            assert!(
+                same.passed(),
+                "{}: {tol:?}: a buffer differs from itself: {same:?}",
+                buffer.name
+            );
             let _ = compare(&tol, buffer.elem, &bytes, &mutated);
             let _ = compare(&tol, buffer.elem, &mutated, &bytes);
             if !bytes.is_empty() {
                 let short = compare(&tol, buffer.elem, &bytes, &bytes[..bytes.len() - 1]);
-                assert!(!short.passed(), "{}: {tol:?}: a shorter copy passed", buffer.name);
+                assert!(
+                    !short.passed(),
+                    "{}: {tol:?}: a shorter copy passed",
+                    buffer.name
+                );
             }
         }
     }

@@ -104,7 +104,9 @@ const MAX_GROUP: u64 = 1024;
 fn grid_for(kernel: &Kernel) -> Grid {
     if let Some(r) = kernel.reqd_workgroup_size {
         if r.iter().all(|&n| (1..=MAX_GROUP).contains(&n))
-            && r.iter().try_fold(1u64, |p, &n| p.checked_mul(n)).is_some_and(|p| p <= MAX_GROUP)
+            && r.iter()
+                .try_fold(1u64, |p, &n| p.checked_mul(n))
+                .is_some_and(|p| p <= MAX_GROUP)
         {
             let local = r.map(|n| n as u32);
             return Grid {

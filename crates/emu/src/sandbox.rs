@@ -155,7 +155,12 @@ impl Sandbox {
         // A raw buffer resource: base 47:0, stride 0, NUM_RECORDS, and the usual dword 3 of
         // a 32-bit format (the semantics of raw accesses do not read it).
         let records = options.data_bytes.min(u32::MAX as u64) as u32;
-        let resource = [data as u32, (data >> 32) as u32 & 0xffff, records, 0x0002_7000];
+        let resource = [
+            data as u32,
+            (data >> 32) as u32 & 0xffff,
+            records,
+            0x0002_7000,
+        ];
         wave.s[..4].copy_from_slice(&resource);
         wave.s[4] = data as u32;
         wave.s[5] = (data >> 32) as u32;
@@ -171,7 +176,7 @@ impl Sandbox {
             wave.set_sreg64(sreg::FLAT_SCRATCH, scratch);
         }
         Ok(Sandbox {
-            target: target.clone(),
+            target: *target,
             wave,
             mem,
             lds: vec![0; options.lds_bytes],
@@ -217,7 +222,11 @@ impl Sandbox {
 
 /// Decodes `code` for `target` at [`CODE_BASE`] and runs it in a fresh sandbox: the one-call
 /// form for fuzzing and for tools. Returns the sandbox after `s_endpgm`.
-pub fn run_code(target: &Target, code: &[u8], options: &SandboxOptions) -> Result<Sandbox, SandboxError> {
+pub fn run_code(
+    target: &Target,
+    code: &[u8],
+    options: &SandboxOptions,
+) -> Result<Sandbox, SandboxError> {
     let program = Program::decode(target, code, CODE_BASE);
     let mut sandbox = Sandbox::new(target, options)?;
     sandbox.run(&program)?;
@@ -273,7 +282,10 @@ mod tests {
     fn the_registers_point_at_the_data_allocation() {
         let s = Sandbox::new(&gfx900(), &SandboxOptions::default()).unwrap();
         assert_eq!(s.wave.sreg64(4), s.data);
-        assert_eq!(s.wave.s[0] as u64 | (s.wave.s[1] as u64 & 0xffff) << 32, s.data);
+        assert_eq!(
+            s.wave.s[0] as u64 | (s.wave.s[1] as u64 & 0xffff) << 32,
+            s.data
+        );
         assert_eq!(s.wave.s[2], 4 * 4096);
         assert_eq!(s.wave.v[0][63], 63);
         let a = s.wave.v[2][5] as u64 | (s.wave.v[3][5] as u64) << 32;
