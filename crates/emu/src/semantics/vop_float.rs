@@ -605,12 +605,57 @@ macro_rules! fop {
     };
 }
 
-fop!(add, (a, b), |f, x, o| fadd(f, a, b, x));
-fop!(sub, (a, b), |f, x, o| fsub(f, a, b, x));
-fop!(subrev, (a, b), |f, x, o| fsub(f, b, a, x));
-fop!(mul, (a, b), |f, x, o| fmul(f, a, b, x));
+/// An f32 operation with a native fast path: when MODE rounds to nearest even and keeps f32
+/// denormals (what clang's gfx9+ kernels run with), the host's IEEE arithmetic gives exactly
+/// the ISA's result except for NaN payloads; the loop runs natively over the lanes and only
+/// lanes whose result is a NaN are recomputed by the general lane function. Any other MODE,
+/// modifier or width takes the general path of [`fop!`].
+macro_rules! fop32_fast {
+    ($name:ident, $general:ident, ($($v:ident),*), |$o:ident| $fast:expr) => {
+        fn $name<const B: u8>(
+            w: &mut Wave,
+            op: &Op,
+            env: &mut Env<'_>,
+        ) -> Result<Flow, Fault> {
+            let x = Fp::new(w.mode, fmt_of(B));
+            if B != 32 || x.rm != 0 || !x.din || !x.dout || op.mods.clamp || op.mods.omod != 0 {
+                return $general::<B>(w, op, env);
+            }
+            let mut _i = 0usize;
+            $(
+                let $v = crate::semantics::valu::src32_ref(w, op, env, _i);
+                let $v: &Lanes = &$v;
+                _i += 1;
+            )*
+            #[allow(unused_variables)]
+            let $o = op;
+            let r: Lanes = std::array::from_fn(|l| {
+                $(let $v = f32::from_bits($v[l]);)*
+                ($fast).to_bits()
+            });
+            if r.iter().any(|&v| v & 0x7f80_0000 == 0x7f80_0000 && v & 0x7f_ffff != 0) {
+                return $general::<B>(w, op, env);
+            }
+            write32(w, op, &r);
+            Ok(Flow::Next)
+        }
+    };
+}
+
+fop32_fast!(add, add_general, (a, b), |o| a + b);
+fop32_fast!(sub, sub_general, (a, b), |o| a - b);
+fop32_fast!(subrev, subrev_general, (a, b), |o| b - a);
+fop32_fast!(mul, mul_general, (a, b), |o| a * b);
+fop32_fast!(fma, fma_general, (a, b, c), |o| a.mul_add(b, c));
+fop32_fast!(fmaak, fmaak_general, (a, b), |o| a.mul_add(b, f32::from_bits(o.imm as u32)));
+fop32_fast!(fmamk, fmamk_general, (a, b), |o| a.mul_add(f32::from_bits(o.imm as u32), b));
+
+fop!(add_general, (a, b), |f, x, o| fadd(f, a, b, x));
+fop!(sub_general, (a, b), |f, x, o| fsub(f, a, b, x));
+fop!(subrev_general, (a, b), |f, x, o| fsub(f, b, a, x));
+fop!(mul_general, (a, b), |f, x, o| fmul(f, a, b, x));
 fop!(mul_legacy, (a, b), |f, x, o| fmul_legacy(f, a, b, x));
-fop!(fma, (a, b, c), |f, x, o| ffma(f, a, b, c, x));
+fop!(fma_general, (a, b, c), |f, x, o| ffma(f, a, b, c, x));
 fop!(mad, (a, b, c), |f, x, o| fmad(f, a, b, c, x));
 fop!(mad_legacy, (a, b, c), |f, x, o| fmad_legacy(f, a, b, c, x));
 fop!(min, (a, b), |f, x, o| fmin(f, a, b, x));
@@ -633,14 +678,14 @@ fop!(madmk, (a, b), |f, x, o| fmad(
     b,
     x
 ));
-fop!(fmaak, (a, b), |f, x, o| ffma(
+fop!(fmaak_general, (a, b), |f, x, o| ffma(
     f,
     a,
     b,
     o.imm as u64 & mask_of(f),
     x
 ));
-fop!(fmamk, (a, b), |f, x, o| ffma(
+fop!(fmamk_general, (a, b), |f, x, o| ffma(
     f,
     a,
     o.imm as u64 & mask_of(f),
