@@ -175,7 +175,7 @@ pub fn select_code_object(bytes: &[u8], mcpu: Option<&str>) -> Result<Vec<u8>, E
                     .filter(|(w, h)| *w != FeatureSetting::Any && w == h)
                     .count();
                 // The first of equally good code objects, in file order.
-                if best.map_or(true, |(score, _)| exact > score) {
+                if best.is_none_or(|(score, _)| exact > score) {
                     best = Some((exact, c));
                 }
             }
@@ -479,10 +479,12 @@ fn apply_section_relocations(
                         object::SymbolSection::Section(i) => {
                             base + section_addr.get(i.0).copied().unwrap_or(0) + sym.address()
                         }
-                        other => return Err(EmuError::Load(format!(
+                        other => {
+                            return Err(EmuError::Load(format!(
                             "relocation against symbol {} in {other:?}, which gcnkit cannot place",
                             sym.name().unwrap_or("?")
-                        ))),
+                        )))
+                        }
                     }
                 }
                 RelocationTarget::Section(i) => base + section_addr.get(i.0).copied().unwrap_or(0),

@@ -31,7 +31,13 @@ const BUNDLER: &str = "/usr/lib/llvm-19/bin/clang-offload-bundler";
 
 const TARGETS: [&str; 5] = ["gfx700", "gfx803", "gfx900", "gfx90a", "gfx942"];
 const VERSIONS: [u8; 3] = [4, 5, 6];
-const STEMS: [&str; 5] = ["vector_add", "int_div", "scratch_spill", "histogram", "reduce_sum"];
+const STEMS: [&str; 5] = [
+    "vector_add",
+    "int_div",
+    "scratch_spill",
+    "histogram",
+    "reduce_sum",
+];
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -47,7 +53,10 @@ fn llvm_available() -> bool {
 
 fn pocl_available() -> bool {
     Command::new("/usr/bin/python3")
-        .args(["-c", "import pyopencl as cl; cl.get_platforms()[0].get_devices()"])
+        .args([
+            "-c",
+            "import pyopencl as cl; cl.get_platforms()[0].get_devices()",
+        ])
         .output()
         .is_ok_and(|o| o.status.success())
 }
@@ -101,7 +110,13 @@ fn run_tool(program: &str, args: &[&str]) -> Result<(), String> {
 
 /// Compiles `src` for `mcpu` with the corpus flags plus `extra` into `dir/name.o`, and links
 /// `dir/name.co`; both are kept while the source, the header and the flags are unchanged.
-fn compile(src: &Path, mcpu: &str, extra: &[&str], dir: &Path, name: &str) -> Result<(PathBuf, PathBuf), String> {
+fn compile(
+    src: &Path,
+    mcpu: &str,
+    extra: &[&str],
+    dir: &Path,
+    name: &str,
+) -> Result<(PathBuf, PathBuf), String> {
     let include = repo().join("tests/kernels");
     let obj = dir.join(format!("{name}.o"));
     let co = dir.join(format!("{name}.co"));
@@ -122,7 +137,10 @@ fn compile(src: &Path, mcpu: &str, extra: &[&str], dir: &Path, name: &str) -> Re
     args.push(format!("-I{}", include.display()));
     args.extend(extra.iter().map(|s| s.to_string()));
     let stamp = fingerprint(&[src.to_path_buf(), include.join("gcn.h")], &args.join(" "));
-    if std::fs::read_to_string(&stamp_file).ok().as_deref() == Some(stamp.as_str()) && obj.exists() && co.exists() {
+    if std::fs::read_to_string(&stamp_file).ok().as_deref() == Some(stamp.as_str())
+        && obj.exists()
+        && co.exists()
+    {
         return Ok((obj, co));
     }
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
@@ -130,7 +148,10 @@ fn compile(src: &Path, mcpu: &str, extra: &[&str], dir: &Path, name: &str) -> Re
     let mut cargs: Vec<&str> = args.iter().map(String::as_str).collect();
     cargs.extend(["-c", src.to_str().unwrap(), "-o", obj.to_str().unwrap()]);
     run_tool(CLANG, &cargs)?;
-    run_tool(LLD, &["-shared", obj.to_str().unwrap(), "-o", co.to_str().unwrap()])?;
+    run_tool(
+        LLD,
+        &["-shared", obj.to_str().unwrap(), "-o", co.to_str().unwrap()],
+    )?;
     std::fs::write(&stamp_file, stamp).map_err(|e| e.to_string())?;
     Ok((obj, co))
 }
@@ -150,7 +171,11 @@ fn builds() -> &'static Vec<Build> {
     BUILDS.get_or_init(|| {
         let jobs: Vec<(&'static str, u8, &'static str)> = TARGETS
             .iter()
-            .flat_map(|t| VERSIONS.iter().flat_map(move |v| STEMS.iter().map(move |s| (*t, *v, *s))))
+            .flat_map(|t| {
+                VERSIONS
+                    .iter()
+                    .flat_map(move |v| STEMS.iter().map(move |s| (*t, *v, *s)))
+            })
             .collect();
         let results = Mutex::new(BTreeMap::new());
         let next = std::sync::atomic::AtomicUsize::new(0);
@@ -158,10 +183,18 @@ fn builds() -> &'static Vec<Build> {
             for _ in 0..2 {
                 s.spawn(|| loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(&(target, version, stem)) = jobs.get(i) else { break };
+                    let Some(&(target, version, stem)) = jobs.get(i) else {
+                        break;
+                    };
                     let src = repo().join(format!("tests/kernels/{stem}.cl"));
                     let dir = work_dir().join(format!("{target}-v{version}"));
-                    let r = compile(&src, target, &[&format!("-mcode-object-version={version}")], &dir, stem);
+                    let r = compile(
+                        &src,
+                        target,
+                        &[&format!("-mcode-object-version={version}")],
+                        &dir,
+                        stem,
+                    );
                     results.lock().unwrap().insert((target, version, stem), r);
                 });
             }
@@ -199,13 +232,18 @@ fn pocl_descriptions(stem: &str) -> Vec<(String, PathBuf, LaunchDescription)> {
     };
     for f in files.flatten() {
         let p = f.path();
-        if p.extension().map_or(true, |e| e != "json") {
+        if p.extension().is_none_or(|e| e != "json") {
             continue;
         }
         let text = std::fs::read_to_string(&p).unwrap();
-        let desc = LaunchDescription::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let desc =
+            LaunchDescription::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         if desc.get("reference").and_then(|v| v.as_str()) == Some("pocl") {
-            out.push((p.file_stem().unwrap().to_string_lossy().to_string(), p, desc));
+            out.push((
+                p.file_stem().unwrap().to_string_lossy().to_string(),
+                p,
+                desc,
+            ));
         }
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
@@ -219,7 +257,8 @@ fn pocl_reference(stem: &str, name: &str, json: &Path) -> Result<PathBuf, String
     let src = repo().join(format!("tests/kernels/{stem}.cl"));
     let runner = repo().join("tools/pocl-ref/pocl_run.py");
     let header = repo().join("tests/kernels/gcn.h");
-    let stamp = kernels_vs_pocl_fingerprint(&[json.to_path_buf(), src.clone(), header, runner.clone()]);
+    let stamp =
+        kernels_vs_pocl_fingerprint(&[json.to_path_buf(), src.clone(), header, runner.clone()]);
     let dir = repo().join(format!("target/emu-ref/{stem}/{name}"));
     if std::fs::read_to_string(dir.join("stamp")).ok().as_deref() == Some(stamp.as_str()) {
         return Ok(dir);
@@ -239,7 +278,11 @@ fn pocl_reference(stem: &str, name: &str, json: &Path) -> Result<PathBuf, String
         .output()
         .map_err(|e| e.to_string())?;
     if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).lines().take(3).collect::<Vec<_>>().join(" | "));
+        return Err(String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" | "));
     }
     std::fs::write(dir.join("stamp"), stamp).map_err(|e| e.to_string())?;
     Ok(dir)
@@ -298,19 +341,32 @@ fn check_against_pocl(case: &Case, result: &RunResult) -> Result<(), String> {
         let buffer = case.desc.buffer(bname).expect("buffer of the description");
         match case.desc.output(bname) {
             Some(out) => {
-                let expected = std::fs::read(case.reference.join(format!("out/{bname}.out.bin"))).unwrap_or_default();
+                let expected = std::fs::read(case.reference.join(format!("out/{bname}.out.bin")))
+                    .unwrap_or_default();
                 let c = compare(&out.tolerance, buffer.elem, &expected, actual);
                 if !c.passed() {
                     let first = c
                         .first_mismatches
                         .first()
-                        .map(|m| format!(" first at [{}]: expected {} got {}", m.index, m.expected, m.actual))
+                        .map(|m| {
+                            format!(
+                                " first at [{}]: expected {} got {}",
+                                m.index, m.expected, m.actual
+                            )
+                        })
                         .unwrap_or_default();
-                    problems.push(format!("{bname}: {} of {} differ{first}", c.mismatches, c.elements));
+                    problems.push(format!(
+                        "{bname}: {} of {} differ{first}",
+                        c.mismatches, c.elements
+                    ));
                 }
             }
             None => {
-                let initial = result.inputs.iter().find(|(n, _)| n == bname).map(|(_, b)| b);
+                let initial = result
+                    .inputs
+                    .iter()
+                    .find(|(n, _)| n == bname)
+                    .map(|(_, b)| b);
                 if initial != Some(actual) {
                     problems.push(format!("{bname}: not an output but changed"));
                 }
@@ -330,7 +386,10 @@ fn check_module(code: &[u8], target: &str, version: Option<u8>) -> Result<Vec<St
     let mut device = Device::new();
     let module = device.load(code, None).map_err(|e| format!("load: {e}"))?;
     if module.target.processor.name != target {
-        return Err(format!("loaded as {}, built for {target}", module.target.processor.name));
+        return Err(format!(
+            "loaded as {}, built for {target}",
+            module.target.processor.name
+        ));
     }
     if version.is_some() && module.code_object_version != version {
         return Err(format!(
@@ -367,7 +426,10 @@ impl Tally {
         for (kind, (n, ok)) in &self.per_kind {
             eprintln!("  {kind}: {ok}/{n} agree");
         }
-        eprintln!("{what}: {} (description, object) pairs compared with pocl, {} agree", self.compared, self.agreed);
+        eprintln!(
+            "{what}: {} (description, object) pairs compared with pocl, {} agree",
+            self.compared, self.agreed
+        );
         for f in &self.failures {
             eprintln!("  FAIL {f}");
         }
@@ -381,7 +443,10 @@ fn run_matrix(relocatable: bool) -> Tally {
     for f in failed_refs {
         eprintln!("  reference failed: {f}");
     }
-    assert!(failed_refs.is_empty(), "pocl could not produce every reference");
+    assert!(
+        failed_refs.is_empty(),
+        "pocl could not produce every reference"
+    );
     let mut jobs = Vec::new();
     let mut skipped = Vec::new();
     let mut build_failures = Vec::new();
@@ -394,9 +459,10 @@ fn run_matrix(relocatable: bool) -> Tally {
                         jobs.push((b.target, b.version, file.clone(), case));
                     }
                 }
-                Err(e) if b.version == 6 && refused_version(e) => {
-                    skipped.push(format!("{} v{} {stem}: clang refuses: {e}", b.target, b.version))
-                }
+                Err(e) if b.version == 6 && refused_version(e) => skipped.push(format!(
+                    "{} v{} {stem}: clang refuses: {e}",
+                    b.target, b.version
+                )),
                 Err(e) => build_failures.push(format!("{} v{} {stem}: {e}", b.target, b.version)),
             }
         }
@@ -404,14 +470,20 @@ fn run_matrix(relocatable: bool) -> Tally {
     for s in &skipped {
         eprintln!("  skipped {s}");
     }
-    assert!(build_failures.is_empty(), "builds failed:\n{}", build_failures.join("\n"));
+    assert!(
+        build_failures.is_empty(),
+        "builds failed:\n{}",
+        build_failures.join("\n")
+    );
     let tally = Mutex::new(Tally::default());
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..2 {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((target, version, file, case)) = jobs.get(i) else { break };
+                let Some((target, version, file, case)) = jobs.get(i) else {
+                    break;
+                };
                 let kind = if relocatable {
                     format!("{target} relocatable (v{version})")
                 } else {
@@ -423,8 +495,14 @@ fn run_matrix(relocatable: bool) -> Tally {
                     .and_then(|code| {
                         // A relocatable object carries the version in its header too.
                         check_module(&code, target, Some(*version))?;
-                        let result = run_description(&case.desc, &code, None, Some(&case.reference.join("inputs")), options())
-                            .map_err(|e| e.to_string())?;
+                        let result = run_description(
+                            &case.desc,
+                            &code,
+                            None,
+                            Some(&case.reference.join("inputs")),
+                            options(),
+                        )
+                        .map_err(|e| e.to_string())?;
                         check_against_pocl(case, &result)
                     });
                 tally.lock().unwrap().record(&kind, label, outcome);
@@ -443,7 +521,10 @@ fn code_objects_v4_v5_v6_load_and_agree_with_pocl() {
     let tally = run_matrix(false);
     tally.report("shared objects v4/v5/v6");
     assert!(tally.compared > 0, "nothing was compared");
-    assert_eq!(tally.agreed, tally.compared, "some code objects disagree with pocl (listed above)");
+    assert_eq!(
+        tally.agreed, tally.compared,
+        "some code objects disagree with pocl (listed above)"
+    );
 }
 
 #[test]
@@ -455,7 +536,10 @@ fn relocatable_objects_load_and_agree_with_pocl() {
     let tally = run_matrix(true);
     tally.report("relocatable objects (clang -c)");
     assert!(tally.compared > 0, "nothing was compared");
-    assert_eq!(tally.agreed, tally.compared, "some relocatable objects disagree with pocl (listed above)");
+    assert_eq!(
+        tally.agreed, tally.compared,
+        "some relocatable objects disagree with pocl (listed above)"
+    );
 }
 
 /// A relocatable object and the shared object linked from it describe the same kernels:
@@ -470,17 +554,28 @@ fn relocatable_and_linked_objects_have_the_same_kernels() {
     let mut compared = 0;
     for b in builds().iter().filter(|b| b.version == 5) {
         for (stem, r) in &b.objects {
-            let (obj, co) = r.as_ref().unwrap_or_else(|e| panic!("{} {stem}: {e}", b.target));
+            let (obj, co) = r
+                .as_ref()
+                .unwrap_or_else(|e| panic!("{} {stem}: {e}", b.target));
             let mut d1 = Device::new();
-            let m_obj = d1.load(&std::fs::read(obj).unwrap(), None).unwrap_or_else(|e| panic!("{}: {e}", obj.display()));
+            let m_obj = d1
+                .load(&std::fs::read(obj).unwrap(), None)
+                .unwrap_or_else(|e| panic!("{}: {e}", obj.display()));
             let mut d2 = Device::new();
-            let m_co = d2.load(&std::fs::read(co).unwrap(), None).unwrap_or_else(|e| panic!("{}: {e}", co.display()));
+            let m_co = d2
+                .load(&std::fs::read(co).unwrap(), None)
+                .unwrap_or_else(|e| panic!("{}: {e}", co.display()));
             let names = |m: &gcnkit_emu::Module| {
                 let mut v: Vec<String> = m.kernels.iter().map(|k| k.name.clone()).collect();
                 v.sort();
                 v
             };
-            assert_eq!(names(&m_obj), names(&m_co), "{} {stem}: kernel names", b.target);
+            assert_eq!(
+                names(&m_obj),
+                names(&m_co),
+                "{} {stem}: kernel names",
+                b.target
+            );
             assert!(!m_obj.kernels.is_empty(), "{} {stem}: no kernels", b.target);
             for k in &m_obj.kernels {
                 let l = m_co.kernel(&k.name).unwrap();
@@ -489,12 +584,20 @@ fn relocatable_and_linked_objects_have_the_same_kernels() {
                 a.kernel_code_entry_byte_offset = 0;
                 c.kernel_code_entry_byte_offset = 0;
                 assert_eq!(a, c, "{} {stem} {}: descriptors differ", b.target, k.name);
-                assert_eq!(k.args, l.args, "{} {stem} {}: arguments differ", b.target, k.name);
+                assert_eq!(
+                    k.args, l.args,
+                    "{} {stem} {}: arguments differ",
+                    b.target, k.name
+                );
                 // The entry must be the kernel's first instructions, the same bytes in both
                 // files (a few only: later ones may hold layout-dependent PC offsets).
                 let code_obj = d1.read(k.entry, 16).unwrap();
                 let code_co = d2.read(l.entry, 16).unwrap();
-                assert_eq!(code_obj, code_co, "{} {stem} {}: entry points at different code", b.target, k.name);
+                assert_eq!(
+                    code_obj, code_co,
+                    "{} {stem} {}: entry points at different code",
+                    b.target, k.name
+                );
                 compared += 1;
             }
         }
@@ -523,8 +626,18 @@ fn a_relocatable_object_with_an_undefined_symbol_is_a_clear_error() {
     run_tool(
         CLANG,
         &[
-            "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-nogpulib", "-O2", "-x", "cl", "-cl-std=CL2.0",
-            "-c", src.to_str().unwrap(), "-o", obj.to_str().unwrap(),
+            "-target",
+            "amdgcn-amd-amdhsa",
+            "-mcpu=gfx90a",
+            "-nogpulib",
+            "-O2",
+            "-x",
+            "cl",
+            "-cl-std=CL2.0",
+            "-c",
+            src.to_str().unwrap(),
+            "-o",
+            obj.to_str().unwrap(),
         ],
     )
     .unwrap();
@@ -534,7 +647,10 @@ fn a_relocatable_object_with_an_undefined_symbol_is_a_clear_error() {
         .expect("an object with an undefined function must not load");
     let msg = err.to_string();
     eprintln!("undefined symbol: {msg}");
-    assert!(msg.contains("helper_defined_elsewhere"), "names the symbol: {msg}");
+    assert!(
+        msg.contains("helper_defined_elsewhere"),
+        "names the symbol: {msg}"
+    );
     assert!(msg.contains("undefined"), "says it is undefined: {msg}");
 }
 
@@ -580,8 +696,13 @@ fn generic_targets_run_or_are_refused_by_name() {
 fn run_saxpy(code: &[u8], mcpu: Option<&str>) -> (RunResult, Vec<f32>, Vec<f32>) {
     let text = std::fs::read_to_string(repo().join("tests/launch/vector_add/saxpy.json")).unwrap();
     let desc = LaunchDescription::parse(&text).unwrap();
-    let result = run_description(&desc, code, mcpu, None, options()).unwrap_or_else(|e| panic!("saxpy: {e}"));
-    let floats = |b: &[u8]| -> Vec<f32> { b.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect() };
+    let result = run_description(&desc, code, mcpu, None, options())
+        .unwrap_or_else(|e| panic!("saxpy: {e}"));
+    let floats = |b: &[u8]| -> Vec<f32> {
+        b.chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
     let input = |n: &str| floats(&result.inputs.iter().find(|(b, _)| b == n).unwrap().1);
     let (x, y0) = (input("x"), input("y"));
     (result, x, y0)
@@ -631,7 +752,9 @@ fn offload_bundles_are_chosen_with_mcpu() {
     let dir = work_dir().join("bundles");
     let src = repo().join("tests/kernels/vector_add.cl");
     let build = |mcpu: &str, name: &str| {
-        compile(&src, mcpu, &[], &dir, name).unwrap_or_else(|e| panic!("{e}")).1
+        compile(&src, mcpu, &[], &dir, name)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .1
     };
     let gfx900 = build("gfx900", "gfx900");
     let gfx90a = build("gfx90a", "gfx90a");
@@ -642,7 +765,10 @@ fn offload_bundles_are_chosen_with_mcpu() {
     // --mcpu picks exactly the code object built for that processor.
     for (cpu, co) in [("gfx900", &gfx900), ("gfx90a", &gfx90a)] {
         let picked = select_code_object(&file, Some(cpu)).unwrap_or_else(|e| panic!("{cpu}: {e}"));
-        assert!(picked == std::fs::read(co).unwrap(), "--mcpu {cpu} picked another code object");
+        assert!(
+            picked == std::fs::read(co).unwrap(),
+            "--mcpu {cpu} picked another code object"
+        );
         let module = Device::new().load(&file, Some(cpu)).unwrap();
         assert_eq!(module.target.processor.name, cpu);
         let (result, x, y0) = run_saxpy(&file, Some(cpu));
@@ -650,31 +776,61 @@ fn offload_bundles_are_chosen_with_mcpu() {
     }
 
     // Without --mcpu, the error lists what the bundle holds.
-    let msg = Device::new().load(&file, None).err().expect("two code objects need --mcpu").to_string();
+    let msg = Device::new()
+        .load(&file, None)
+        .err()
+        .expect("two code objects need --mcpu")
+        .to_string();
     eprintln!("no --mcpu: {msg}");
-    for want in ["2 code objects", "hipv4-amdgcn-amd-amdhsa--gfx900", "hipv4-amdgcn-amd-amdhsa--gfx90a", "--mcpu"] {
+    for want in [
+        "2 code objects",
+        "hipv4-amdgcn-amd-amdhsa--gfx900",
+        "hipv4-amdgcn-amd-amdhsa--gfx90a",
+        "--mcpu",
+    ] {
         assert!(msg.contains(want), "says '{want}': {msg}");
     }
     // A processor the bundle lacks, and one that does not exist, are named.
-    let msg = Device::new().load(&file, Some("gfx942")).err().expect("no gfx942 code object").to_string();
+    let msg = Device::new()
+        .load(&file, Some("gfx942"))
+        .err()
+        .expect("no gfx942 code object")
+        .to_string();
     eprintln!("--mcpu gfx942: {msg}");
-    for want in ["gfx942", "hipv4-amdgcn-amd-amdhsa--gfx900", "hipv4-amdgcn-amd-amdhsa--gfx90a"] {
+    for want in [
+        "gfx942",
+        "hipv4-amdgcn-amd-amdhsa--gfx900",
+        "hipv4-amdgcn-amd-amdhsa--gfx90a",
+    ] {
         assert!(msg.contains(want), "says '{want}': {msg}");
     }
-    let msg = Device::new().load(&file, Some("gfx9999")).err().expect("no such processor").to_string();
+    let msg = Device::new()
+        .load(&file, Some("gfx9999"))
+        .err()
+        .expect("no such processor")
+        .to_string();
     eprintln!("--mcpu gfx9999: {msg}");
     assert!(msg.contains("gfx9999") && msg.contains("unknown"), "{msg}");
     // So is an --mcpu through the runner, with no half-run.
     let text = std::fs::read_to_string(repo().join("tests/launch/vector_add/saxpy.json")).unwrap();
     let desc = LaunchDescription::parse(&text).unwrap();
-    let err = run_description(&desc, &file, Some("gfx803"), None, options()).err().expect("no gfx803 code object");
+    let err = run_description(&desc, &file, Some("gfx803"), None, options())
+        .expect_err("no gfx803 code object");
     assert!(err.to_string().contains("gfx803"), "{err}");
 
     // One code object in a bundle needs no --mcpu.
     let one = dir.join("one.bundle.o");
     bundle(&[("gfx90a", &gfx90a)], &one).unwrap();
     let file1 = std::fs::read(&one).unwrap();
-    assert_eq!(Device::new().load(&file1, None).unwrap().target.processor.name, "gfx90a");
+    assert_eq!(
+        Device::new()
+            .load(&file1, None)
+            .unwrap()
+            .target
+            .processor
+            .name,
+        "gfx90a"
+    );
     let (result, x, y0) = run_saxpy(&file1, None);
     check_saxpy(&result, &x, &y0).unwrap();
 
@@ -683,7 +839,9 @@ fn offload_bundles_are_chosen_with_mcpu() {
     let any = gfx90a;
     let on = build("gfx90a:xnack+", "gfx90a-xnack-on");
     let off = build("gfx90a:xnack-", "gfx90a-xnack-off");
-    let pick = |f: &[u8], cpu: &str| select_code_object(f, Some(cpu)).unwrap_or_else(|e| panic!("{cpu}: {e}"));
+    let pick = |f: &[u8], cpu: &str| {
+        select_code_object(f, Some(cpu)).unwrap_or_else(|e| panic!("{cpu}: {e}"))
+    };
     let bytes = |p: &Path| std::fs::read(p).unwrap();
     // clang-offload-bundler refuses to put "any" and xnack- side by side, but a runtime
     // meets such files (bundles written by other tools): write one by hand.
@@ -691,8 +849,14 @@ fn offload_bundles_are_chosen_with_mcpu() {
         ("hipv4-amdgcn-amd-amdhsa--gfx90a", &bytes(&any)),
         ("hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-", &bytes(&off)),
     ]);
-    assert!(pick(&file_ids, "gfx90a:xnack-") == bytes(&off), "xnack- takes the xnack- build");
-    assert!(pick(&file_ids, "gfx90a:xnack+") == bytes(&any), "xnack+ takes the any build, not xnack-");
+    assert!(
+        pick(&file_ids, "gfx90a:xnack-") == bytes(&off),
+        "xnack- takes the xnack- build"
+    );
+    assert!(
+        pick(&file_ids, "gfx90a:xnack+") == bytes(&any),
+        "xnack+ takes the any build, not xnack-"
+    );
     let strict = dir.join("strict.bundle.o");
     bundle(&[("gfx90a:xnack+", &on), ("gfx90a:xnack-", &off)], &strict).unwrap();
     let file_strict = std::fs::read(&strict).unwrap();
@@ -700,7 +864,9 @@ fn offload_bundles_are_chosen_with_mcpu() {
     assert!(pick(&file_strict, "gfx90a:xnack+") == bytes(&on));
     let (result, x, y0) = run_saxpy(&file_strict, Some("gfx90a:xnack-"));
     check_saxpy(&result, &x, &y0).unwrap();
-    eprintln!("offload bundles: selection by processor and target id checked, saxpy agrees with the host");
+    eprintln!(
+        "offload bundles: selection by processor and target id checked, saxpy agrees with the host"
+    );
 }
 
 /// An uncompressed offload bundle in clang-offload-bundler's layout: magic, entry count,
@@ -708,13 +874,17 @@ fn offload_bundles_are_chosen_with_mcpu() {
 fn handmade_bundle(entries: &[(&str, &[u8])]) -> Vec<u8> {
     let mut header = b"__CLANG_OFFLOAD_BUNDLE__".to_vec();
     header.extend_from_slice(&(entries.len() as u64 + 1).to_le_bytes());
-    let header_len: usize = header.len() + 3 * 8 * (entries.len() + 1)
+    let header_len: usize = header.len()
+        + 3 * 8 * (entries.len() + 1)
         + "host-x86_64-unknown-linux-gnu".len()
         + entries.iter().map(|(id, _)| id.len()).sum::<usize>();
     let mut offset = header_len.div_ceil(4096) * 4096;
     let mut body = Vec::new();
     // The host entry is empty, as with -input=/dev/null.
-    for (id, data) in [("host-x86_64-unknown-linux-gnu", &[][..])].into_iter().chain(entries.iter().copied()) {
+    for (id, data) in [("host-x86_64-unknown-linux-gnu", &[][..])]
+        .into_iter()
+        .chain(entries.iter().copied())
+    {
         header.extend_from_slice(&(offset as u64).to_le_bytes());
         header.extend_from_slice(&(data.len() as u64).to_le_bytes());
         header.extend_from_slice(&(id.len() as u64).to_le_bytes());
@@ -776,8 +946,15 @@ fn hip_fat_binary_kernels_run_from_the_host_executable() {
     );
     let file = std::fs::read(&exe).unwrap();
 
-    let msg = Device::new().load(&file, None).err().expect("two code objects need --mcpu").to_string();
-    assert!(msg.contains("gfx900") && msg.contains("gfx90a") && msg.contains("--mcpu"), "{msg}");
+    let msg = Device::new()
+        .load(&file, None)
+        .err()
+        .expect("two code objects need --mcpu")
+        .to_string();
+    assert!(
+        msg.contains("gfx900") && msg.contains("gfx90a") && msg.contains("--mcpu"),
+        "{msg}"
+    );
 
     // The Itanium-mangled name of vadd(float*, const float*, const float*, int), as the
     // metadata's `.name` gives it.
@@ -789,7 +966,9 @@ fn hip_fat_binary_kernels_run_from_the_host_executable() {
     for cpu in ["gfx90a", "gfx900"] {
         let mut device = Device::new();
         device.set_options(options());
-        let module = device.load(&file, Some(cpu)).unwrap_or_else(|e| panic!("{cpu}: {e}"));
+        let module = device
+            .load(&file, Some(cpu))
+            .unwrap_or_else(|e| panic!("{cpu}: {e}"));
         assert_eq!(module.target.processor.name, cpu);
         assert!(
             module.kernel(KERNEL).is_some(),
@@ -809,14 +988,24 @@ fn hip_fat_binary_kernels_run_from_the_host_executable() {
             ArgValue::Bytes(cp.to_le_bytes().to_vec()),
             ArgValue::Bytes((N as i32).to_le_bytes().to_vec()),
         ];
-        let stats = device.launch(&module, KERNEL, &Grid::linear(1024, 256), &args).unwrap_or_else(|e| panic!("{cpu}: {e}"));
+        let stats = device
+            .launch(&module, KERNEL, &Grid::linear(1024, 256), &args)
+            .unwrap_or_else(|e| panic!("{cpu}: {e}"));
         assert_eq!(stats.workgroups, 4);
         let got = device.read(a, 4 * 1024).unwrap();
         for i in 0..N {
             let v = f32::from_le_bytes(got[4 * i..4 * i + 4].try_into().unwrap());
-            assert_eq!(v.to_bits(), (b[i] + c[i]).to_bits(), "{cpu}: a[{i}] = {v}, host {}", b[i] + c[i]);
+            assert_eq!(
+                v.to_bits(),
+                (b[i] + c[i]).to_bits(),
+                "{cpu}: a[{i}] = {v}, host {}",
+                b[i] + c[i]
+            );
         }
-        assert!(got[4 * N..].iter().all(|&x| x == 0xA5), "{cpu}: wrote past n");
+        assert!(
+            got[4 * N..].iter().all(|&x| x == 0xA5),
+            "{cpu}: wrote past n"
+        );
         eprintln!("HIP fat binary, {cpu}: {KERNEL} agrees with the host on {N} elements");
     }
 }
