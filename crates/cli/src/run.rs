@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
 
-use gcnkit_emu::launch::{write_buffer_files, BufferFile, LaunchDescription};
+use gcnkit_emu::launch::{initial_contents, write_buffer_files, BufferFile, LaunchDescription};
 use gcnkit_emu::runner::run_description;
 use gcnkit_emu::LaunchOptions;
 
@@ -59,6 +59,19 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         threads: args.threads,
         max_instructions: args.max_instructions,
     };
+    // The initial contents are written before anything runs, so that another runner can
+    // start from the same bytes even when a launch here fails.
+    if let Some(dir) = &args.write_inputs {
+        let mut inputs = Vec::with_capacity(desc.buffers.len());
+        for b in &desc.buffers {
+            inputs.push((
+                b.name.as_str(),
+                initial_contents(b, args.inputs.as_deref())?,
+            ));
+        }
+        let files: Vec<(&str, &[u8])> = inputs.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+        write_buffer_files(dir, BufferFile::Input, &files)?;
+    }
     let result = run_description(
         &desc,
         &code,
@@ -73,14 +86,6 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             args.code_object.display()
         )
     })?;
-    if let Some(dir) = &args.write_inputs {
-        let files: Vec<(&str, &[u8])> = result
-            .inputs
-            .iter()
-            .map(|(n, b)| (n.as_str(), b.as_slice()))
-            .collect();
-        write_buffer_files(dir, BufferFile::Input, &files)?;
-    }
     if let Some(dir) = &args.out {
         let files: Vec<(&str, &[u8])> = result
             .buffers
