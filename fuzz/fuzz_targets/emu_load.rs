@@ -131,7 +131,15 @@ fn run(device: &mut Device, file: &[u8], mcpu: Option<&str>) {
     let Ok(buffer) = device.allocate(BUFFER_BYTES) else {
         return;
     };
-    for kernel in module.kernels.iter().filter(|k| !launch_exhausts_memory(k)) {
+    for listed in &module.kernels {
+        // A launch names its kernel, and names need not be unique in a corrupt file: look at
+        // the kernel the name finds.
+        let Some(kernel) = module.kernel(&listed.name) else {
+            continue;
+        };
+        if launch_exhausts_memory(kernel) {
+            continue;
+        }
         let args: Vec<ArgValue> = kernel
             .explicit_args()
             .map(|a| match a.kind.as_str() {
