@@ -68,19 +68,30 @@ fn manual_jobs() -> Vec<Job> {
     paths.sort();
     let mut jobs = Vec::new();
     for (stem, path) in paths {
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let desc = LaunchDescription::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let desc =
+            LaunchDescription::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         if desc.get("reference").and_then(|v| v.as_str()) != Some("manual") {
             continue;
         }
         let mut initial = Memory::default();
         for b in &desc.buffers {
-            let bytes = b.generate().unwrap_or_else(|e| panic!("{}: buffer {}: {e}", path.display(), b.name));
+            let bytes = b
+                .generate()
+                .unwrap_or_else(|e| panic!("{}: buffer {}: {e}", path.display(), b.name));
             initial.bufs.insert(b.name.clone(), bytes);
         }
-        let targets = manual::description_targets(&desc).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let targets = manual::description_targets(&desc)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        jobs.push(Job { stem, name, desc, initial, targets });
+        jobs.push(Job {
+            stem,
+            name,
+            desc,
+            initial,
+            targets,
+        });
     }
     jobs
 }
@@ -109,7 +120,12 @@ impl Tally {
 
 /// Compares final buffers with the expected ones: outputs under their tolerances, every other
 /// buffer byte for byte with its initial contents. Returns the problems found.
-fn differences(desc: &LaunchDescription, initial: &Memory, expected: &Memory, actual: &[(String, Vec<u8>)]) -> Vec<String> {
+fn differences(
+    desc: &LaunchDescription,
+    initial: &Memory,
+    expected: &Memory,
+    actual: &[(String, Vec<u8>)],
+) -> Vec<String> {
     let mut problems = Vec::new();
     for (bname, got) in actual {
         let buffer = desc.buffer(bname).expect("buffer of the description");
@@ -121,9 +137,17 @@ fn differences(desc: &LaunchDescription, initial: &Memory, expected: &Memory, ac
                     let first = c
                         .first_mismatches
                         .first()
-                        .map(|m| format!(" first at [{}]: expected {} got {}", m.index, m.expected, m.actual))
+                        .map(|m| {
+                            format!(
+                                " first at [{}]: expected {} got {}",
+                                m.index, m.expected, m.actual
+                            )
+                        })
                         .unwrap_or_default();
-                    problems.push(format!("{bname}: {} of {} differ{first}", c.mismatches, c.elements));
+                    problems.push(format!(
+                        "{bname}: {} of {} differ{first}",
+                        c.mismatches, c.elements
+                    ));
                 }
             }
             None => {
@@ -151,7 +175,10 @@ fn manual_references_agree_with_the_emulator_on_every_target() {
         .filter(|(i, t)| {
             // A description without `targets` applies wherever its kernel file was built; one
             // with `targets` names code objects that must exist.
-            jobs[*i].desc.get("targets").is_some() || corpus.join(format!("{}/{}.co", t.name, jobs[*i].stem)).exists()
+            jobs[*i].desc.get("targets").is_some()
+                || corpus
+                    .join(format!("{}/{}.co", t.name, jobs[*i].stem))
+                    .exists()
         })
         .collect();
     let tally = Mutex::new(Tally::default());
@@ -162,14 +189,24 @@ fn manual_references_agree_with_the_emulator_on_every_target() {
         for _ in 0..threads {
             s.spawn(|| loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((i, target)) = pairs.get(k) else { break };
+                let Some((i, target)) = pairs.get(k) else {
+                    break;
+                };
                 let job = &jobs[*i];
                 let label = format!("{}/{} {}", job.stem, job.name, target.name);
-                let expected = match manual::reference(&job.stem, &job.desc, *target, &job.initial) {
+                let expected = match manual::reference(&job.stem, &job.desc, *target, &job.initial)
+                {
                     Ok(m) => m,
                     Err(e) => {
-                        reference_failures.lock().unwrap().push(format!("{label}: {e}"));
-                        tally.lock().unwrap().record(target.name, false, format!("{label}: no reference: {e}"));
+                        reference_failures
+                            .lock()
+                            .unwrap()
+                            .push(format!("{label}: {e}"));
+                        tally.lock().unwrap().record(
+                            target.name,
+                            false,
+                            format!("{label}: no reference: {e}"),
+                        );
                         continue;
                     }
                 };
@@ -177,33 +214,55 @@ fn manual_references_agree_with_the_emulator_on_every_target() {
                 let code = match std::fs::read(&co) {
                     Ok(c) => c,
                     Err(e) => {
-                        tally.lock().unwrap().record(target.name, false, format!("{label}: cannot read {}: {e}", co.display()));
+                        tally.lock().unwrap().record(
+                            target.name,
+                            false,
+                            format!("{label}: cannot read {}: {e}", co.display()),
+                        );
                         continue;
                     }
                 };
-                let options = LaunchOptions { threads: 1, max_instructions: 20_000_000 };
+                let options = LaunchOptions {
+                    threads: 1,
+                    max_instructions: 20_000_000,
+                };
                 let outcome = match run_description(&job.desc, &code, None, None, options) {
                     Ok(r) => {
                         let mut problems = Vec::new();
                         // The emulator must start from the bytes the reference started from.
                         for (bname, bytes) in &r.inputs {
                             if job.initial.bufs.get(bname) != Some(bytes) {
-                                problems.push(format!("{bname}: initial contents differ from the description's"));
+                                problems.push(format!(
+                                    "{bname}: initial contents differ from the description's"
+                                ));
                             }
                         }
-                        problems.extend(differences(&job.desc, &job.initial, &expected, &r.buffers));
+                        problems.extend(differences(
+                            &job.desc,
+                            &job.initial,
+                            &expected,
+                            &r.buffers,
+                        ));
                         problems
                     }
                     Err(e) => vec![e.to_string()],
                 };
                 let ok = outcome.is_empty();
-                tally.lock().unwrap().record(target.name, ok, format!("{label}: {}", outcome.join("; ")));
+                tally.lock().unwrap().record(
+                    target.name,
+                    ok,
+                    format!("{label}: {}", outcome.join("; ")),
+                );
             });
         }
     });
     let t = tally.into_inner().unwrap();
     let reference_failures = reference_failures.into_inner().unwrap();
-    eprintln!("kernels vs manual references: {} descriptions, {} (description, target) pairs", jobs.len(), pairs.len());
+    eprintln!(
+        "kernels vs manual references: {} descriptions, {} (description, target) pairs",
+        jobs.len(),
+        pairs.len()
+    );
     for (target, (n, ok)) in &t.per_target {
         eprintln!("  {target}: {ok}/{n} agree");
     }
@@ -218,12 +277,26 @@ fn manual_references_agree_with_the_emulator_on_every_target() {
     for f in failures.iter().take(300) {
         eprintln!("  FAIL {f}");
     }
-    assert!(reference_failures.is_empty(), "references could not be computed: {reference_failures:#?}");
-    let floor: usize = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernel-manual-floor.txt"))
-        .ok()
-        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("agreed ").and_then(|v| v.trim().parse().ok())))
-        .unwrap_or(0);
-    assert!(t.agreed >= floor, "{} pairs agree, fewer than the recorded floor of {floor}", t.agreed);
+    assert!(
+        reference_failures.is_empty(),
+        "references could not be computed: {reference_failures:#?}"
+    );
+    let floor: usize = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernel-manual-floor.txt"),
+    )
+    .ok()
+    .and_then(|s| {
+        s.lines().find_map(|l| {
+            l.strip_prefix("agreed ")
+                .and_then(|v| v.trim().parse().ok())
+        })
+    })
+    .unwrap_or(0);
+    assert!(
+        t.agreed >= floor,
+        "{} pairs agree, fewer than the recorded floor of {floor}",
+        t.agreed
+    );
 }
 
 /// Every manual description has a reference for each of its targets, and the reference
@@ -243,7 +316,10 @@ fn every_manual_description_has_a_reference() {
                 Ok(after) => {
                     for (name, bytes) in &after.bufs {
                         if job.desc.output(name).is_none() && job.initial.bufs[name] != *bytes {
-                            problems.push(format!("{}/{} {}: the reference changes {name}, which is not an output", job.stem, job.name, t.name));
+                            problems.push(format!(
+                                "{}/{} {}: the reference changes {name}, which is not an output",
+                                job.stem, job.name, t.name
+                            ));
                         }
                     }
                 }

@@ -647,8 +647,10 @@ fop32_fast!(sub, sub_general, (a, b), |o| a - b);
 fop32_fast!(subrev, subrev_general, (a, b), |o| b - a);
 fop32_fast!(mul, mul_general, (a, b), |o| a * b);
 fop32_fast!(fma, fma_general, (a, b, c), |o| a.mul_add(b, c));
-fop32_fast!(fmaak, fmaak_general, (a, b), |o| a.mul_add(b, f32::from_bits(o.imm as u32)));
-fop32_fast!(fmamk, fmamk_general, (a, b), |o| a.mul_add(f32::from_bits(o.imm as u32), b));
+fop32_fast!(fmaak, fmaak_general, (a, b), |o| a
+    .mul_add(b, f32::from_bits(o.imm as u32)));
+fop32_fast!(fmamk, fmamk_general, (a, b), |o| a
+    .mul_add(f32::from_bits(o.imm as u32), b));
 
 fop!(add_general, (a, b), |f, x, o| fadd(f, a, b, x));
 fop!(sub_general, (a, b), |f, x, o| fsub(f, a, b, x));

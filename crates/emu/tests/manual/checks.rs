@@ -35,7 +35,8 @@ fn target(name: &str) -> Target {
 
 /// A description of the repository with its initial buffers.
 fn load(stem: &str, name: &str) -> (LaunchDescription, Memory) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/launch/{stem}/{name}.json"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../tests/launch/{stem}/{name}.json"));
     let desc = LaunchDescription::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let mut mem = Memory::default();
     for b in &desc.buffers {
@@ -47,7 +48,8 @@ fn load(stem: &str, name: &str) -> (LaunchDescription, Memory) {
 /// The reference's final buffer `buf` for a description and target, as `T`.
 fn run_ref<T: Scalar>(stem: &str, name: &str, t: &str, buf: &str) -> (Memory, Vec<T>) {
     let (desc, mem) = load(stem, name);
-    let after = reference(stem, &desc, target(t), &mem).unwrap_or_else(|e| panic!("{stem}/{name} {t}: {e}"));
+    let after = reference(stem, &desc, target(t), &mem)
+        .unwrap_or_else(|e| panic!("{stem}/{name} {t}: {e}"));
     let v = after.get(buf).unwrap();
     (mem, v)
 }
@@ -121,7 +123,11 @@ fn generic_rounding_to_single_agrees_with_rust_casts() {
     // Subnormal results and ties at the bottom of the range.
     for k in 0..2000i64 {
         let x = k as f64 * 2f64.powi(-151);
-        assert_eq!(fp::round_f64(SINGLE, x) as u32, (x as f32).to_bits(), "{x:e}");
+        assert_eq!(
+            fp::round_f64(SINGLE, x) as u32,
+            (x as f32).to_bits(),
+            "{x:e}"
+        );
     }
 }
 
@@ -146,7 +152,7 @@ fn half_fma_rounds_once() {
     let tiny = 0x0001; // 2^-24
     assert_eq!(h_fma(tiny, tiny, 0x6800), 0x6800); // 2048 + 2^-48 rounds to 2048
     assert_eq!(h_fma(tiny, 0x8001, 0x0000), 0x8000); // -2^-48 rounds to -0
-    // 1 + 2^-11 is a tie that goes to even (1), but any positive excess goes up.
+                                                     // 1 + 2^-11 is a tie that goes to even (1), but any positive excess goes up.
     assert_eq!(h_fma(0x3c00, 0x3c00, 0x1000), 0x3c00);
     assert_eq!(h_fma(0x3c00, 0x3c00, 0x1001), 0x3c01);
     // Exact zero sums: +0, and -0 only from -0 + -0.
@@ -224,7 +230,9 @@ fn kernel_scan_on_each_path() {
     for _ in 0..50 {
         let x = random_lanes(&mut rng, -1000, 1000);
         let s = wave_scan(&x, target("gfx803")).unwrap();
-        let weighted: i32 = (0..64).map(|l| if l % 16 < 13 { 2 * x[l] } else { x[l] }).sum();
+        let weighted: i32 = (0..64)
+            .map(|l| if l % 16 < 13 { 2 * x[l] } else { x[l] })
+            .sum();
         assert_eq!(s[63], weighted);
     }
 }
@@ -284,7 +292,10 @@ fn swizzle_and_permute_patterns() {
     // Ballot and mbcnt rank the set lanes 0, 1, 2, ...
     let pred: Lanes<bool> = std::array::from_fn(|l| l % 3 == 0 || l == 63);
     let m = lanes::ballot(&[true; 64], &pred);
-    let ranks: Vec<u32> = (0..64).filter(|&l| pred[l]).map(|l| lanes::mbcnt(m, l)).collect();
+    let ranks: Vec<u32> = (0..64)
+        .filter(|&l| pred[l])
+        .map(|l| lanes::mbcnt(m, l))
+        .collect();
     assert_eq!(ranks, (0..ranks.len() as u32).collect::<Vec<_>>());
 }
 
@@ -312,7 +323,9 @@ fn element_to_operand(op: Op, blk: usize, i: usize, k: usize) -> (usize, usize) 
 fn element_to_result(op: Op, blk: usize, i: usize, j: usize) -> (usize, usize) {
     match op {
         // "GPR: 16 * block + 4 * floor(i / 8) + (i % 4), Lane: (32 * floor(i / 4)) % 64 + j".
-        Op::F32x32x32x2 | Op::F32x32x32x1 => ((32 * (i / 4)) % 64 + j, 16 * blk + 4 * (i / 8) + i % 4),
+        Op::F32x32x32x2 | Op::F32x32x32x1 => {
+            ((32 * (i / 4)) % 64 + j, 16 * blk + 4 * (i / 8) + i % 4)
+        }
         // "GPR: 4 * block + (i % 4), Lane: 16 * floor(i / 4) + j".
         Op::F32x16x16x1 => (16 * (i / 4) + j, 4 * blk + i % 4),
         // "GPR: i, Lane: 4 * block + j".
@@ -349,7 +362,10 @@ fn mfma_layouts_are_consistent_both_ways() {
                 seen_a[(blk * s.m + i) * s.k + k] = true;
             }
         }
-        assert!(seen_a.iter().all(|&x| x), "{op:?}: every A element has a lane");
+        assert!(
+            seen_a.iter().all(|&x| x),
+            "{op:?}: every A element has a lane"
+        );
         let mut seen_d = vec![false; s.blocks * s.m * s.n];
         for lane in 0..64 {
             for reg in 0..s.regs {
@@ -358,7 +374,10 @@ fn mfma_layouts_are_consistent_both_ways() {
                 seen_d[(blk * s.m + i) * s.n + j] = true;
             }
         }
-        assert!(seen_d.iter().all(|&x| x), "{op:?}: every D element has a register");
+        assert!(
+            seen_d.iter().all(|&x| x),
+            "{op:?}: every D element has a register"
+        );
     }
 }
 
@@ -368,9 +387,27 @@ fn mfma_wave_equals_a_naive_matrix_product() {
     for op in OPS {
         let s = op.shape();
         // Random matrices per block, scattered to lanes by the element-to-register mapping.
-        let am: Vec<Vec<Vec<i64>>> = (0..s.blocks).map(|_| (0..s.m).map(|_| (0..s.k).map(|_| rng.int(-9, 9)).collect()).collect()).collect();
-        let bm: Vec<Vec<Vec<i64>>> = (0..s.blocks).map(|_| (0..s.k).map(|_| (0..s.n).map(|_| rng.int(-9, 9)).collect()).collect()).collect();
-        let cm: Vec<Vec<Vec<i64>>> = (0..s.blocks).map(|_| (0..s.m).map(|_| (0..s.n).map(|_| rng.int(-99, 99)).collect()).collect()).collect();
+        let am: Vec<Vec<Vec<i64>>> = (0..s.blocks)
+            .map(|_| {
+                (0..s.m)
+                    .map(|_| (0..s.k).map(|_| rng.int(-9, 9)).collect())
+                    .collect()
+            })
+            .collect();
+        let bm: Vec<Vec<Vec<i64>>> = (0..s.blocks)
+            .map(|_| {
+                (0..s.k)
+                    .map(|_| (0..s.n).map(|_| rng.int(-9, 9)).collect())
+                    .collect()
+            })
+            .collect();
+        let cm: Vec<Vec<Vec<i64>>> = (0..s.blocks)
+            .map(|_| {
+                (0..s.m)
+                    .map(|_| (0..s.n).map(|_| rng.int(-99, 99)).collect())
+                    .collect()
+            })
+            .collect();
         let mut a = vec![vec![0i64; s.items]; 64];
         let mut b = vec![vec![0i64; s.items]; 64];
         let mut c = vec![vec![0i64; s.regs]; 64];
@@ -398,7 +435,8 @@ fn mfma_wave_equals_a_naive_matrix_product() {
         for blk in 0..s.blocks {
             for i in 0..s.m {
                 for j in 0..s.n {
-                    let want = cm[blk][i][j] + (0..s.k).map(|k| am[blk][i][k] * bm[blk][k][j]).sum::<i64>();
+                    let want = cm[blk][i][j]
+                        + (0..s.k).map(|k| am[blk][i][k] * bm[blk][k][j]).sum::<i64>();
                     let (l, r) = element_to_result(op, blk, i, j);
                     assert_eq!(d[l][r], want, "{op:?} block {blk} D[{i}][{j}]");
                 }
@@ -408,7 +446,11 @@ fn mfma_wave_equals_a_naive_matrix_product() {
 }
 
 fn f32s(m: &Memory, name: &str) -> Vec<f64> {
-    m.get::<f32>(name).unwrap().into_iter().map(|x| x as f64).collect()
+    m.get::<f32>(name)
+        .unwrap()
+        .into_iter()
+        .map(|x| x as f64)
+        .collect()
 }
 
 #[test]
@@ -442,7 +484,9 @@ fn mfma_kernels_match_their_reference_notes() {
                 for l in 0..64 {
                     let (blk, i, j) = (v / 16, 8 * ((v / 4) % 4) + 4 * (l / 32) + v % 4, l % 32);
                     let batch = 2 * g + blk;
-                    let want: f64 = (0..8).map(|k| a[(batch * 8 + k) * 32 + i] * b[(batch * 8 + k) * 32 + j]).sum();
+                    let want: f64 = (0..8)
+                        .map(|k| a[(batch * 8 + k) * 32 + i] * b[(batch * 8 + k) * 32 + j])
+                        .sum();
                     assert_eq!(c[2048 * g + 64 * v + l] as f64, want, "outer {t}");
                 }
             }
@@ -454,7 +498,9 @@ fn mfma_kernels_match_their_reference_notes() {
             for l in 0..64 {
                 for v in 0..4 {
                     let (blk, j) = (l / 4, l % 4);
-                    let want: f64 = (0..8).map(|k| a[64 * k + 4 * blk + v] * b[64 * k + 4 * blk + j]).sum();
+                    let want: f64 = (0..8)
+                        .map(|k| a[64 * k + 4 * blk + v] * b[64 * k + 4 * blk + j])
+                        .sum();
                     assert_eq!(c[4 * (64 * g + l) + v] as f64, want, "4x4 {t}");
                 }
             }
@@ -477,8 +523,12 @@ fn mfma_kernels_match_their_reference_notes() {
             for j in 0..16 {
                 let mut want = 0.0;
                 for k in (0..32).step_by(8) {
-                    want += (0..4).map(|q| a[i * 32 + k + q] * b[(k + q) * 16 + j]).sum::<f64>();
-                    want += (0..4).map(|q| a[i * 32 + k + 4 + q] * b[(k + 4 + q % 2) * 16 + j]).sum::<f64>();
+                    want += (0..4)
+                        .map(|q| a[i * 32 + k + q] * b[(k + q) * 16 + j])
+                        .sum::<f64>();
+                    want += (0..4)
+                        .map(|q| a[i * 32 + k + 4 + q] * b[(k + 4 + q % 2) * 16 + j])
+                        .sum::<f64>();
                 }
                 assert_eq!(c[i * 16 + j] as f64, want, "sgemm16x16x4 {t} C[{i}][{j}]");
             }
@@ -518,17 +568,33 @@ fn mfma_kernels_match_their_reference_notes() {
     let after = reference("mfma_gemm", &desc, target("gfx942"), &mem).unwrap();
     let (xa, xb) = (f32s(&mem, "xa"), f32s(&mem, "xb"));
     let (ia, ib): (Vec<i8>, Vec<i8>) = (mem.get("ia").unwrap(), mem.get("ib").unwrap());
-    let (of, oi, o8) = (f32s(&after, "out_f"), after.get::<i32>("out_i").unwrap(), f32s(&after, "out_f8"));
+    let (of, oi, o8) = (
+        f32s(&after, "out_f"),
+        after.get::<i32>("out_i").unwrap(),
+        f32s(&after, "out_f8"),
+    );
     let fp8 = |b: i8| fp::fp8_e4m3fnuz_fixed(b as u8).unwrap() as f64 / 1024.0;
     for l in 0..64 {
         for v in 0..4 {
             let (i, j) = (4 * (l / 16) + v, l % 16);
             // A[i][2q + r] = xa[16q + i].r, B[2q + r][j] = xb[16q + j].r.
-            let want_f: f64 = (0..8).map(|k| xa[2 * (16 * (k / 2) + i) + k % 2] * xb[2 * (16 * (k / 2) + j) + k % 2]).sum();
+            let want_f: f64 = (0..8)
+                .map(|k| xa[2 * (16 * (k / 2) + i) + k % 2] * xb[2 * (16 * (k / 2) + j) + k % 2])
+                .sum();
             assert_eq!(of[4 * l + v], want_f);
-            let want_i: i64 = (0..32).map(|k| ia[8 * (16 * (k / 8) + i) + k % 8] as i64 * ib[8 * (16 * (k / 8) + j) + k % 8] as i64).sum();
+            let want_i: i64 = (0..32)
+                .map(|k| {
+                    ia[8 * (16 * (k / 8) + i) + k % 8] as i64
+                        * ib[8 * (16 * (k / 8) + j) + k % 8] as i64
+                })
+                .sum();
             assert_eq!(oi[4 * l + v] as i64, want_i);
-            let want_q: f64 = (0..32).map(|k| fp8(ia[8 * (16 * (k / 8) + i) + k % 8]) * fp8(ib[8 * (16 * (k / 8) + j) + k % 8])).sum();
+            let want_q: f64 = (0..32)
+                .map(|k| {
+                    fp8(ia[8 * (16 * (k / 8) + i) + k % 8])
+                        * fp8(ib[8 * (16 * (k / 8) + j) + k % 8])
+                })
+                .sum();
             assert_eq!(o8[4 * l + v], want_q as f32 as f64);
         }
     }
@@ -556,7 +622,11 @@ fn dpp_reduce_references_match_their_notes() {
             let s: i64 = (0..64)
                 .map(|l| {
                     let f = (x[64 * r + l] as f64 * 65536.0).trunc() as i64;
-                    if dpp && l % 16 < 13 { 2 * f } else { f }
+                    if dpp && l % 16 < 13 {
+                        2 * f
+                    } else {
+                        f
+                    }
                 })
                 .sum();
             assert_eq!(rows[r] as f64, s as f64 / 65536.0, "{t} row {r}");
@@ -566,7 +636,11 @@ fn dpp_reduce_references_match_their_notes() {
     let (desc, mem) = load("dpp_reduce", "wave_max_abs");
     for t in ["gfx600", "gfx90a"] {
         let after = reference("dpp_reduce", &desc, target(t), &mem).unwrap();
-        for (x, res, n) in [("x", "res", 1000), ("x2", "res2", 1080), ("x3", "res3", 512)] {
+        for (x, res, n) in [
+            ("x", "res", 1000),
+            ("x2", "res2", 1080),
+            ("x3", "res3", 512),
+        ] {
             let xs: Vec<f32> = mem.get(x).unwrap();
             let init = mem.get::<f32>(res).unwrap()[0];
             let want = xs[..n].iter().fold(init, |m, v| m.max(v.abs()));
@@ -615,7 +689,15 @@ fn wave_and_swizzle_references_match_their_notes() {
     for i in 0..512 {
         let j = i % 64;
         let (q, h) = (i - j % 4, i - j % 32);
-        assert_eq!(&out[4 * i..4 * i + 4], &[x[q + 3 - j % 4], x[q], x[q + (j + 1) % 4], x[h + 31 - j % 32]]);
+        assert_eq!(
+            &out[4 * i..4 * i + 4],
+            &[
+                x[q + 3 - j % 4],
+                x[q],
+                x[q + (j + 1) % 4],
+                x[h + 31 - j % 32]
+            ]
+        );
     }
     let (mem, sums) = run_ref::<f32>("swizzle", "butterfly_sum32", "gfx803", "sums");
     let x: Vec<f32> = mem.get("x").unwrap();
@@ -638,12 +720,23 @@ fn float_reductions_are_close_to_exact_sums() {
     let (mem, partial) = run_ref::<f32>("reduce_sum", "reduce_sum_f32", "gfx900", "partial");
     let input: Vec<f32> = mem.get("in").unwrap();
     for g in 0..4 {
-        let exact: f64 = (0..5000).filter(|i| (i % 2048) / 512 == g).map(|i| input[i] as f64).sum();
-        assert!((partial[g] as f64 - exact).abs() < 2e-5, "group {g}: {} vs {exact}", partial[g]);
+        let exact: f64 = (0..5000)
+            .filter(|i| (i % 2048) / 512 == g)
+            .map(|i| input[i] as f64)
+            .sum();
+        assert!(
+            (partial[g] as f64 - exact).abs() < 2e-5,
+            "group {g}: {} vs {exact}",
+            partial[g]
+        );
     }
     // sgemv_n: y = 1.5 A x - 0.5 y over 50 rows.
     let (mem, y) = run_ref::<f32>("gemv_wave", "sgemv_n", "gfx600", "y");
-    let (a, x, y0): (Vec<f32>, Vec<f32>, Vec<f32>) = (mem.get("A").unwrap(), mem.get("x").unwrap(), mem.get("y").unwrap());
+    let (a, x, y0): (Vec<f32>, Vec<f32>, Vec<f32>) = (
+        mem.get("A").unwrap(),
+        mem.get("x").unwrap(),
+        mem.get("y").unwrap(),
+    );
     for r in 0..50 {
         let dot: f64 = (0..300).map(|j| a[r * 305 + j] as f64 * x[j] as f64).sum();
         let exact = 1.5 * dot - 0.5 * y0[r] as f64;
@@ -665,7 +758,10 @@ fn float_reductions_are_close_to_exact_sums() {
         for j in 0..777 {
             let exact = h2f(x[g * 777 + j]) * r * h2f(w[j]);
             let got = h2f(y[g * 777 + j]);
-            assert!((got - exact).abs() <= 2.0 * 2f64.powi(-10) * exact.abs().max(2f64.powi(-14)), "rmsnorm {g} {j}: {got} vs {exact}");
+            assert!(
+                (got - exact).abs() <= 2.0 * 2f64.powi(-10) * exact.abs().max(2f64.powi(-14)),
+                "rmsnorm {g} {j}: {got} vs {exact}"
+            );
         }
     }
 }
@@ -684,7 +780,11 @@ fn half_references_match_their_notes() {
         let u = 0.7978845608 * (v + 0.044715 * v * v * v);
         let t = (u * (27.0 + u * u) / (27.0 + 9.0 * u * u)).clamp(-1.0, 1.0);
         let exact = 0.5 * v * (1.0 + t);
-        assert!((h2f(x[i]) - exact).abs() <= 0.004 + 0.004 * exact.abs(), "gelu {v}: {} vs {exact}", h2f(x[i]));
+        assert!(
+            (h2f(x[i]) - exact).abs() <= 0.004 + 0.004 * exact.abs(),
+            "gelu {v}: {} vs {exact}",
+            h2f(x[i])
+        );
     }
     // half2_ops: c within half an ulp of the exact x*y + k, d exact.
     let (desc, mem) = load("fp16", "half2_ops");
@@ -699,15 +799,25 @@ fn half_references_match_their_notes() {
             assert!((got - exact).abs() <= ulp / 2.0, "c[{i}].{lane}");
         }
         assert_eq!(h2f(d[2 * i]), h2f(a[2 * i]).max(h2f(b[2 * i + 1])));
-        assert_eq!(h2f(d[2 * i + 1]), h2f(f2h(h2f(a[2 * i + 1]) - h2f(b[2 * i]))).abs());
+        assert_eq!(
+            h2f(d[2 * i + 1]),
+            h2f(f2h(h2f(a[2 * i + 1]) - h2f(b[2 * i]))).abs()
+        );
     }
-    assert!(c[2 * 1990..].iter().chain(&d[2 * 1990..]).all(|&h| h2f(h) == -3.0));
+    assert!(c[2 * 1990..]
+        .iter()
+        .chain(&d[2 * 1990..])
+        .all(|&h| h2f(h) == -3.0));
     // half_int_conv: s, us, w from truncation; back below 2048 is exact.
     let (desc, mem) = load("fp16", "half_int_conv");
     let after = reference("fp16", &desc, target("gfx700"), &mem).unwrap();
     let h: Vec<u16> = mem.get("h").unwrap();
-    let (s, us, w, back): (Vec<i16>, Vec<u16>, Vec<i32>, Vec<u16>) =
-        (after.get("s").unwrap(), after.get("us").unwrap(), after.get("w").unwrap(), after.get("back").unwrap());
+    let (s, us, w, back): (Vec<i16>, Vec<u16>, Vec<i32>, Vec<u16>) = (
+        after.get("s").unwrap(),
+        after.get("us").unwrap(),
+        after.get("w").unwrap(),
+        after.get("back").unwrap(),
+    );
     for i in 0..512 {
         let v = h2f(h[i]);
         assert_eq!(s[i] as f64, v.trunc());
@@ -719,8 +829,18 @@ fn half_references_match_their_notes() {
     // convert_f32_f16: out is the rounded input and roundtrip its error.
     let (desc, mem) = load("fp16", "convert_f32_f16");
     let after = reference("fp16", &desc, target("gfx942"), &mem).unwrap();
-    let (input, out, rt): (Vec<f32>, Vec<u16>, Vec<f32>) = (mem.get("in").unwrap(), after.get("out").unwrap(), after.get("roundtrip").unwrap());
-    assert_eq!(&out[..13], &[0x7bff, 0x7bff, 0x7c00, 0xfc00, out[4], 0x0001, 0x0000, 0x0001, 0x3c00, 0x3c02, out[10], 0x7c00, 0x8000]);
+    let (input, out, rt): (Vec<f32>, Vec<u16>, Vec<f32>) = (
+        mem.get("in").unwrap(),
+        after.get("out").unwrap(),
+        after.get("roundtrip").unwrap(),
+    );
+    assert_eq!(
+        &out[..13],
+        &[
+            0x7bff, 0x7bff, 0x7c00, 0xfc00, out[4], 0x0001, 0x0000, 0x0001, 0x3c00, 0x3c02,
+            out[10], 0x7c00, 0x8000
+        ]
+    );
     assert!(fp::h_is_nan(out[10]) && rt[10].is_nan() && rt[11].is_nan());
     for i in 12..1000 {
         assert_eq!(rt[i] as f64, h2f(out[i]) - input[i] as f64, "roundtrip {i}");
@@ -728,9 +848,17 @@ fn half_references_match_their_notes() {
     // haxpy: y = fma(-0.625, x, y) for i < 1000.
     let (desc, mem) = load("fp16", "haxpy");
     let after = reference("fp16", &desc, target("gfx900"), &mem).unwrap();
-    let (x, y0, y): (Vec<u16>, Vec<u16>, Vec<u16>) = (mem.get("x").unwrap(), mem.get("y").unwrap(), after.get("y").unwrap());
+    let (x, y0, y): (Vec<u16>, Vec<u16>, Vec<u16>) = (
+        mem.get("x").unwrap(),
+        mem.get("y").unwrap(),
+        after.get("y").unwrap(),
+    );
     for i in 0..1024 {
-        let want = if i < 1000 { f2h(-0.625 * h2f(x[i]) + h2f(y0[i])) } else { y0[i] };
+        let want = if i < 1000 {
+            f2h(-0.625 * h2f(x[i]) + h2f(y0[i]))
+        } else {
+            y0[i]
+        };
         // -0.625 * x is exact in float64 and the sum has few bits: one rounding.
         assert_eq!(y[i], want, "haxpy {i}");
     }
@@ -768,7 +896,15 @@ fn intrinsic_references_match_hand_values() {
     let out: Vec<u32> = after.get("out").unwrap();
     // x = 0xffffffff, y = 0: alignbit by 0 is y; bfe_u 0xfff; bfe_i -1; lerp (255 + 0 + 1)/2
     // = 128 per byte, msad 7 (every reference byte 0), alignbyte 0xffff0000.
-    assert_eq!(&out[4..8], &[0, 0xfff, 0xffff_ffff, 0x8080_8080u32.wrapping_add(7).wrapping_add(0xffff_0000)]);
+    assert_eq!(
+        &out[4..8],
+        &[
+            0,
+            0xfff,
+            0xffff_ffff,
+            0x8080_8080u32.wrapping_add(7).wrapping_add(0xffff_0000)
+        ]
+    );
     // x = 0x80000000, y = 0x00ff00ff: alignbit by y & 31 = 31; bfe_u and the field at bit
     // 15 are 0; msad adds |0 - 0xff| for the two non-zero reference bytes.
     let (x, y) = (0x8000_0000u32, 0x00ff_00ffu32);
@@ -776,7 +912,15 @@ fn intrinsic_references_match_hand_values() {
     let lerp = 0x4080_0080_u32;
     let msad = 7 + 0xff + 0xff;
     let alignbyte = ((((x as u64) << 32) | y as u64) >> 16) as u32;
-    assert_eq!(&out[16..20], &[(((x as u64) << 32 | y as u64) >> 31) as u32, 0, 0, lerp.wrapping_add(msad).wrapping_add(alignbyte)]);
+    assert_eq!(
+        &out[16..20],
+        &[
+            (((x as u64) << 32 | y as u64) >> 31) as u32,
+            0,
+            0,
+            lerp.wrapping_add(msad).wrapping_add(alignbyte)
+        ]
+    );
     // dot_products: fallback and instruction paths agree on the signed-byte part's meaning.
     let (desc, mem) = load("intrinsics_misc", "dot_products");
     let a: Vec<u32> = mem.get("a").unwrap();
@@ -788,10 +932,18 @@ fn intrinsic_references_match_hand_values() {
     // sdot8 nibbles (7, -1, ...): 4*49 + 4*1 + 1 = 201.
     assert_eq!((a[0], b[0]), (0x7f7f_7f7f, 0x7f7f_7f7f));
     assert_eq!(ip[0], 64516);
-    assert_eq!(idp[0], 64516 + 64516 + (2 * 0x7f7f_i64 * 0x7f7f) as i32 + 201);
-    let (fp_plain, fp_dot): (Vec<f32>, Vec<f32>) = (plain.get("fdot").unwrap(), dot.get("fdot").unwrap());
+    assert_eq!(
+        idp[0],
+        64516 + 64516 + (2 * 0x7f7f_i64 * 0x7f7f) as i32 + 201
+    );
+    let (fp_plain, fp_dot): (Vec<f32>, Vec<f32>) =
+        (plain.get("fdot").unwrap(), dot.get("fdot").unwrap());
     for i in 0..1024 {
         let (p, d) = (fp_plain[i], fp_dot[i]);
-        assert!(p.is_nan() == d.is_nan() && (p.is_nan() || p == d || (p - d).abs() <= 1e-6 * d.abs().max(1.0)), "fdot {i}: {p} vs {d}");
+        assert!(
+            p.is_nan() == d.is_nan()
+                && (p.is_nan() || p == d || (p - d).abs() <= 1e-6 * d.abs().max(1.0)),
+            "fdot {i}: {p} vs {d}"
+        );
     }
 }

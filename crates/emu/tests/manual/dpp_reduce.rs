@@ -35,7 +35,15 @@ pub fn wave_scan(v: &Lanes<i32>, t: Target) -> R<Lanes<i32>> {
             (ctrl::ROW_BCAST31, 0xc, 0xf),
         ];
         for (c, row_mask, bank_mask) in steps {
-            let d = lanes::update_dpp(&[Some(0); 64], &v.map(Some), c, row_mask, bank_mask, false, 0)?;
+            let d = lanes::update_dpp(
+                &[Some(0); 64],
+                &v.map(Some),
+                c,
+                row_mask,
+                bank_mask,
+                false,
+                0,
+            )?;
             for n in 0..64 {
                 v[n] = v[n].wrapping_add(d[n].ok_or("DPP scan read an undefined lane")?);
             }
@@ -80,7 +88,8 @@ pub fn wave_reduce_max(v: &Lanes<f32>, t: Target) -> R<f32> {
                 };
             }
         }
-        lanes::readlane(&v, 63).ok_or_else(|| "wave max depends on an undefined DPP lane".to_string())
+        lanes::readlane(&v, 63)
+            .ok_or_else(|| "wave max depends on an undefined DPP lane".to_string())
     } else {
         let mut v = *v;
         for m in [1, 2, 4, 8, 16] {
@@ -132,7 +141,11 @@ fn wave_max_abs(l: &LaunchSpec, t: Target, mem: &mut Memory) -> R<()> {
     for w in 0..global / 64 {
         let v: Lanes<f32> = std::array::from_fn(|lane| {
             let i = 64 * w + lane;
-            if i < n { x[i].abs() } else { 0.0 }
+            if i < n {
+                x[i].abs()
+            } else {
+                0.0
+            }
         });
         // Lane 0's atomic_max on a float: fmax (a CAS loop or the native instruction); the
         // order of the waves does not change a maximum.

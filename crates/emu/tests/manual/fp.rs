@@ -20,9 +20,17 @@ pub struct Format {
 }
 
 /// IEEE binary16.
-pub const HALF: Format = Format { precision: 11, emax: 15, exp_bits: 5 };
+pub const HALF: Format = Format {
+    precision: 11,
+    emax: 15,
+    exp_bits: 5,
+};
 /// IEEE binary32.
-pub const SINGLE: Format = Format { precision: 24, emax: 127, exp_bits: 8 };
+pub const SINGLE: Format = Format {
+    precision: 24,
+    emax: 127,
+    exp_bits: 8,
+};
 
 impl Format {
     fn total_bits(self) -> u32 {
@@ -75,14 +83,24 @@ pub fn decode(fmt: Format, bits: u64) -> Value {
     let (mant, exp) = if e == 0 {
         (f as u128, 1 - bias - (p as i32 - 1))
     } else {
-        ((f | (1 << (p - 1))) as u128, e as i32 - bias - (p as i32 - 1))
+        (
+            (f | (1 << (p - 1))) as u128,
+            e as i32 - bias - (p as i32 - 1),
+        )
     };
     Value::Finite { neg, mant, exp }
 }
 
 /// Decodes a float64.
 pub fn decode_f64(x: f64) -> Value {
-    decode(Format { precision: 53, emax: 1023, exp_bits: 11 }, x.to_bits())
+    decode(
+        Format {
+            precision: 53,
+            emax: 1023,
+            exp_bits: 11,
+        },
+        x.to_bits(),
+    )
 }
 
 /// Rounds `(-1)^neg * mant * 2^exp` to the nearest value of `fmt`, ties to even, overflowing
@@ -144,10 +162,20 @@ pub fn round_f64(fmt: Format, x: f64) -> u64 {
 pub fn h2f(h: u16) -> f64 {
     match decode(HALF, h as u64) {
         Value::Nan => f64::NAN,
-        Value::Inf(neg) => if neg { f64::NEG_INFINITY } else { f64::INFINITY },
+        Value::Inf(neg) => {
+            if neg {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            }
+        }
         Value::Finite { neg, mant, exp } => {
             let v = mant as f64 * 2f64.powi(exp);
-            if neg { -v } else { v }
+            if neg {
+                -v
+            } else {
+                v
+            }
         }
     }
 }

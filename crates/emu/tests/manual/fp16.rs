@@ -29,7 +29,10 @@ fn hc(x: f32) -> u16 {
 fn h_trunc(h: u16, lo: f64, hi: f64) -> R<i64> {
     let v = h2f(h).trunc();
     if !(v >= lo && v <= hi) {
-        return Err(format!("conversion of half {} to an integer type is out of range", h2f(h)));
+        return Err(format!(
+            "conversion of half {} to an integer type is out of range",
+            h2f(h)
+        ));
     }
     Ok(v as i64)
 }
@@ -55,7 +58,13 @@ fn haxpy(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
 fn half2_ops(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
     let args = Args::new(l, 5)?;
     let (global, _) = Grid::of(l)?.one_d(&l.kernel)?;
-    let (an, bn, cn, dn, n) = (args.buffer(0)?, args.buffer(1)?, args.buffer(2)?, args.buffer(3)?, args.i32(4)?);
+    let (an, bn, cn, dn, n) = (
+        args.buffer(0)?,
+        args.buffer(1)?,
+        args.buffer(2)?,
+        args.buffer(3)?,
+        args.i32(4)?,
+    );
     let a: Vec<u16> = mem.get(an)?;
     let b: Vec<u16> = mem.get(bn)?;
     let mut c: Vec<u16> = mem.get(cn)?;
@@ -79,7 +88,12 @@ fn half2_ops(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
 fn convert_f32_f16(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
     let args = Args::new(l, 4)?;
     let (global, _) = Grid::of(l)?.one_d(&l.kernel)?;
-    let (inn, outn, rtn, n) = (args.buffer(0)?, args.buffer(1)?, args.buffer(2)?, args.i32(3)?);
+    let (inn, outn, rtn, n) = (
+        args.buffer(0)?,
+        args.buffer(1)?,
+        args.buffer(2)?,
+        args.i32(3)?,
+    );
     let input: Vec<f32> = mem.get(inn)?;
     let mut out: Vec<u16> = mem.get(outn)?;
     let mut rt: Vec<f32> = mem.get(rtn)?;
@@ -136,7 +150,13 @@ fn half_int_conv(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
 fn hgemv_mixed(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
     let args = Args::new(l, 5)?;
     let global = 64 * Grid::of(l)?.whole_groups(&l.kernel, 64)?;
-    let (an, xn, yn, m, n) = (args.buffer(0)?, args.buffer(1)?, args.buffer(2)?, args.i32(3)?, args.i32(4)?);
+    let (an, xn, yn, m, n) = (
+        args.buffer(0)?,
+        args.buffer(1)?,
+        args.buffer(2)?,
+        args.i32(3)?,
+        args.i32(4)?,
+    );
     let a: Vec<u16> = mem.get(an)?;
     let x: Vec<u16> = mem.get(xn)?;
     let mut y: Vec<f32> = mem.get(yn)?;
@@ -179,7 +199,14 @@ fn gelu_f16(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
     need(xn, &x, count)?;
     // The source's float literals, then (half) of each.
     #[allow(clippy::excessive_precision)]
-    let (c0, c1, c27, c9, one, half) = (hc(0.7978845608), hc(0.044715), hc(27.0), hc(9.0), hc(1.0), hc(0.5));
+    let (c0, c1, c27, c9, one, half) = (
+        hc(0.7978845608),
+        hc(0.044715),
+        hc(27.0),
+        hc(9.0),
+        hc(1.0),
+        hc(0.5),
+    );
     let minus_one = hc(-1.0);
     for xi in x.iter_mut().take(count) {
         let v = *xi;
@@ -191,7 +218,13 @@ fn gelu_f16(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
         let t = h_div(h_mul(u, h_add(c27, u2)), h_add(c27, h_mul(c9, u2)));
         // t = t > 1 ? 1 : (t < -1 ? -1 : t)
         let tf = h2f(t);
-        let t = if tf > 1.0 { one } else if tf < -1.0 { minus_one } else { t };
+        let t = if tf > 1.0 {
+            one
+        } else if tf < -1.0 {
+            minus_one
+        } else {
+            t
+        };
         // x = 0.5 * v * (1 + t)
         *xi = h_mul(h_mul(half, v), h_add(one, t));
     }

@@ -19,7 +19,12 @@ fn sgemv_n(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
         return Err("reqd_work_group_size is (64, 4, 1) and the grid one group high".into());
     }
     let (m, n) = (args.i32(0)?.max(0) as usize, args.i32(1)?.max(0) as usize);
-    let (an, lda, xn, yn) = (args.buffer(2)?, args.i32(3)? as usize, args.buffer(4)?, args.buffer(5)?);
+    let (an, lda, xn, yn) = (
+        args.buffer(2)?,
+        args.i32(3)? as usize,
+        args.buffer(4)?,
+        args.buffer(5)?,
+    );
     let (alpha, beta) = (args.f32(6)?, args.f32(7)?);
     let a: Vec<f32> = mem.get(an)?;
     let x: Vec<f32> = mem.get(xn)?;

@@ -22,7 +22,17 @@ pub fn run(l: &LaunchSpec, t: Target, mem: &mut Memory) -> R<()> {
 
 /// V_MED3_F32: with a NaN operand the minimum of the other two, else the median.
 pub fn med3(a: f32, b: f32, c: f32) -> f32 {
-    let min = |x: f32, y: f32| if x.is_nan() { y } else if y.is_nan() { x } else if y < x { y } else { x };
+    let min = |x: f32, y: f32| {
+        if x.is_nan() {
+            y
+        } else if y.is_nan() {
+            x
+        } else if y < x {
+            y
+        } else {
+            x
+        }
+    };
     if a.is_nan() {
         min(b, c)
     } else if b.is_nan() {
@@ -58,7 +68,10 @@ fn frexp(x: f32) -> (f32, i32) {
     let bits = x.to_bits();
     let e = ((bits >> 23) & 0xff) as i32;
     assert!(e != 0, "denormal inputs are outside these references");
-    (f32::from_bits((bits & !(0xff << 23)) | (126 << 23)), e - 126)
+    (
+        f32::from_bits((bits & !(0xff << 23)) | (126 << 23)),
+        e - 126,
+    )
 }
 
 fn med3_fract_class(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
@@ -74,7 +87,9 @@ fn med3_fract_class(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
     for i in 0..global {
         let v = x[i];
         if v != 0.0 && v.is_finite() && v.abs() < f32::MIN_POSITIVE {
-            return Err(format!("x[{i}] = {v:e} is denormal: its result depends on the target's denormal mode"));
+            return Err(format!(
+                "x[{i}] = {v:e} is denormal: its result depends on the target's denormal mode"
+            ));
         }
         let m = med3(v, -1.0, 1.0);
         let fr = fract(v);
@@ -89,7 +104,13 @@ fn med3_fract_class(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
         };
         y[i] = (m + fr) + scaled;
         // V_CMP_CLASS_F32 mask bits: 0 signaling NaN, 1 quiet NaN, 2 -inf, ..., 9 +inf.
-        cls[i] = if v.is_nan() { -1 } else if v.is_infinite() { 1 } else { 0 };
+        cls[i] = if v.is_nan() {
+            -1
+        } else if v.is_infinite() {
+            1
+        } else {
+            0
+        };
     }
     mem.put(yn, &y)?;
     mem.put(cn, &cls)
@@ -109,7 +130,11 @@ fn bfe(x: u32, off: u32, width: u32, signed: bool) -> u32 {
     }
     if off + width < 32 {
         let up = x << (32 - off - width);
-        if signed { ((up as i32) >> (32 - width)) as u32 } else { up >> (32 - width) }
+        if signed {
+            ((up as i32) >> (32 - width)) as u32
+        } else {
+            up >> (32 - width)
+        }
     } else if signed {
         ((x as i32) >> off) as u32
     } else {
@@ -129,7 +154,11 @@ fn lerp_u8(a: u32, b: u32, c: u32) -> u32 {
 fn msad_u8(a: u32, b: u32, c: u32) -> u32 {
     (0..4).fold(c, |acc, k| {
         let (x, y) = ((a >> (8 * k)) & 0xff, (b >> (8 * k)) & 0xff);
-        if y != 0 { acc.wrapping_add(x.abs_diff(y)) } else { acc }
+        if y != 0 {
+            acc.wrapping_add(x.abs_diff(y))
+        } else {
+            acc
+        }
     })
 }
 
@@ -160,13 +189,28 @@ fn int_intrinsics(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
 pub fn cube(x: f32, y: f32, z: f32) -> (f32, f32, f32, f32) {
     if z.abs() >= x.abs() && z.abs() >= y.abs() {
         let neg = z < 0.0;
-        (if neg { 5.0 } else { 4.0 }, if neg { -x } else { x }, -y, 2.0 * z)
+        (
+            if neg { 5.0 } else { 4.0 },
+            if neg { -x } else { x },
+            -y,
+            2.0 * z,
+        )
     } else if y.abs() >= x.abs() {
         let neg = y < 0.0;
-        (if neg { 3.0 } else { 2.0 }, x, if neg { -z } else { z }, 2.0 * y)
+        (
+            if neg { 3.0 } else { 2.0 },
+            x,
+            if neg { -z } else { z },
+            2.0 * y,
+        )
     } else {
         let neg = x < 0.0;
-        (if neg { 1.0 } else { 0.0 }, if neg { z } else { -z }, -y, 2.0 * x)
+        (
+            if neg { 1.0 } else { 0.0 },
+            if neg { z } else { -z },
+            -y,
+            2.0 * x,
+        )
     }
 }
 
@@ -214,20 +258,29 @@ fn timed_work(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
 fn div_building_blocks(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
     let args = Args::new(l, 4)?;
     let (global, _) = Grid::of(l)?.one_d(&l.kernel)?;
-    let (an, bn, qn, dqn) = (args.buffer(0)?, args.buffer(1)?, args.buffer(2)?, args.buffer(3)?);
+    let (an, bn, qn, dqn) = (
+        args.buffer(0)?,
+        args.buffer(1)?,
+        args.buffer(2)?,
+        args.buffer(3)?,
+    );
     let a: Vec<f32> = mem.get(an)?;
     let b: Vec<f32> = mem.get(bn)?;
     let mut q: Vec<f32> = mem.get(qn)?;
     let mut dq: Vec<f64> = mem.get(dqn)?;
     for (name, len) in [(an, a.len()), (bn, b.len()), (qn, q.len()), (dqn, dq.len())] {
         if len < global {
-            return Err(format!("buffer {name} has {len} elements, the kernel uses {global}"));
+            return Err(format!(
+                "buffer {name} has {len} elements, the kernel uses {global}"
+            ));
         }
     }
     for i in 0..global {
         let (x, y) = (a[i], b[i]);
         if x < 0.0 || y < 0.0 || x.is_nan() || y.is_nan() {
-            return Err(format!("the reference assumes non-negative inputs (a[{i}] = {x}, b[{i}] = {y})"));
+            return Err(format!(
+                "the reference assumes non-negative inputs (a[{i}] = {x}, b[{i}] = {y})"
+            ));
         }
         // r = rcp(y) refined by one Newton step is 1/y to about an ulp; for y = 0, rcp is
         // +inf, fma(-0, inf, 1) is NaN and so is q. rsq(|x| + 1) takes the float sum.
@@ -238,7 +291,11 @@ fn div_building_blocks(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
             (x as f64 / y as f64 + 1.0 / s.sqrt() + (y as f64).sqrt()) as f32
         };
         // rcp_f64(y) * rsq_f64(|x| + 1), exactly: +inf for y = 0.
-        dq[i] = if y == 0.0 { f64::INFINITY } else { (1.0 / y as f64) * (1.0 / (x.abs() as f64 + 1.0).sqrt()) };
+        dq[i] = if y == 0.0 {
+            f64::INFINITY
+        } else {
+            (1.0 / y as f64) * (1.0 / (x.abs() as f64 + 1.0).sqrt())
+        };
     }
     mem.put(qn, &q)?;
     mem.put(dqn, &dq)
@@ -247,7 +304,12 @@ fn div_building_blocks(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
 fn dot_products(l: &LaunchSpec, t: Target, mem: &mut Memory) -> R<()> {
     let args = Args::new(l, 4)?;
     let (global, _) = Grid::of(l)?.one_d(&l.kernel)?;
-    let (an, bn, iname, fname) = (args.buffer(0)?, args.buffer(1)?, args.buffer(2)?, args.buffer(3)?);
+    let (an, bn, iname, fname) = (
+        args.buffer(0)?,
+        args.buffer(1)?,
+        args.buffer(2)?,
+        args.buffer(3)?,
+    );
     let a: Vec<u32> = mem.get(an)?;
     let b: Vec<u32> = mem.get(bn)?;
     let mut idot: Vec<i32> = mem.get(iname)?;

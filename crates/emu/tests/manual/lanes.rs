@@ -37,7 +37,11 @@ pub fn dpp_source(ctrl: u32, n: usize) -> Result<Option<usize>, String> {
     Ok(match ctrl {
         0x000..=0x0ff => Some((n & 0x3c) + ((ctrl as usize >> (2 * (n % 4))) & 3)),
         0x111..=0x11f => ((n & 0xf) >= cnt).then(|| n - cnt),
-        0x121..=0x12f => Some(if (n & 0xf) >= cnt { n - cnt } else { n + 16 - cnt }),
+        0x121..=0x12f => Some(if (n & 0xf) >= cnt {
+            n - cnt
+        } else {
+            n + 16 - cnt
+        }),
         ctrl::ROW_BCAST15 => (n > 15).then(|| (n & 0x30) - 1),
         ctrl::ROW_BCAST31 => (n > 31).then(|| (n & 0x20) - 1),
         _ => return Err(format!("DPP control {ctrl:#x} is not modelled")),
@@ -128,7 +132,9 @@ pub fn readlane<T: Copy>(src: &Lanes<T>, lane: usize) -> T {
 
 /// `__builtin_amdgcn_ballot_w64`: bit n set when lane n is active and its predicate holds.
 pub fn ballot(active: &Lanes<bool>, pred: &Lanes<bool>) -> u64 {
-    (0..64).filter(|&n| active[n] && pred[n]).fold(0, |m, n| m | 1u64 << n)
+    (0..64)
+        .filter(|&n| active[n] && pred[n])
+        .fold(0, |m, n| m | 1u64 << n)
 }
 
 /// `v_mbcnt_hi_u32_b32(hi, v_mbcnt_lo_u32_b32(lo, 0))` in lane n: the number of set bits of

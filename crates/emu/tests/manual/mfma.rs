@@ -71,7 +71,14 @@ impl Op {
             Op::I32x16x16x32I8 => (16, 16, 32, 1, 8),
             Op::F32x16x16x32Fp8 => (16, 16, 32, 1, 8),
         };
-        Shape { m, n, k, blocks, items, regs: m * n * blocks / 64 }
+        Shape {
+            m,
+            n,
+            k,
+            blocks,
+            items,
+            regs: m * n * blocks / 64,
+        }
     }
 
     /// The A element (block, i, k) that lane `lane` supplies as item `item`; by symmetry the
@@ -104,9 +111,11 @@ impl Op {
         match self {
             // "C or D i: (8 * floor(GPR_num / 4) % 32) + 4 * floor(lane / 32) + (GPR_num % 4),
             //  j: lane % 32, block: floor(GPR_num / 16)".
-            Op::F32x32x32x2 | Op::F32x32x32x1 => {
-                (reg / 16, (8 * (reg / 4)) % 32 + 4 * (lane / 32) + reg % 4, lane % 32)
-            }
+            Op::F32x32x32x2 | Op::F32x32x32x1 => (
+                reg / 16,
+                (8 * (reg / 4)) % 32 + 4 * (lane / 32) + reg % 4,
+                lane % 32,
+            ),
             // "i: 4 * floor(lane / 16) + (GPR_num % 4), j: lane % 16, block: floor(GPR_num / 4)".
             Op::F32x16x16x1 => (reg / 4, 4 * (lane / 16) + reg % 4, lane % 16),
             // "i: GPR_num % 4, j: lane % 4, block: floor(lane / 4)".
@@ -142,7 +151,14 @@ pub struct Mods {
 /// `a` and `b` hold `items` values per lane, `c` `regs` values per lane; returns D the same
 /// way. `finish` converts each D element to the accumulator type (rounding to f32, wrapping
 /// to i32, ...).
-pub fn mfma<T>(op: Op, mods: Mods, a: &[Vec<T>], b: &[Vec<T>], c: &[Vec<T>], finish: impl Fn(T) -> T) -> Result<Vec<Vec<T>>, String>
+pub fn mfma<T>(
+    op: Op,
+    mods: Mods,
+    a: &[Vec<T>],
+    b: &[Vec<T>],
+    c: &[Vec<T>],
+    finish: impl Fn(T) -> T,
+) -> Result<Vec<Vec<T>>, String>
 where
     T: Copy + Default + std::ops::Add<Output = T> + std::ops::Mul<Output = T>,
 {
@@ -151,9 +167,15 @@ where
         return Err("an MFMA operand must have 64 lanes".into());
     }
     if (0..64).any(|l| a[l].len() != s.items || b[l].len() != s.items || c[l].len() != s.regs) {
-        return Err(format!("{op:?}: operands need {} items and {} accumulators per lane", s.items, s.regs));
+        return Err(format!(
+            "{op:?}: operands need {} items and {} accumulators per lane",
+            s.items, s.regs
+        ));
     }
-    if mods.blgp > 1 || (mods.cbsz > 0 && 1usize << mods.cbsz > s.blocks) || mods.abid >= 1 << mods.cbsz {
+    if mods.blgp > 1
+        || (mods.cbsz > 0 && 1usize << mods.cbsz > s.blocks)
+        || mods.abid >= 1 << mods.cbsz
+    {
         return Err(format!("{op:?}: modifiers {mods:?} are not modelled"));
     }
     // Gather the matrices from the lanes.

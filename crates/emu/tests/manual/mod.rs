@@ -121,18 +121,32 @@ pub struct Memory {
 impl Memory {
     /// Buffer `name` read as an array of `T`.
     pub fn get<T: Scalar>(&self, name: &str) -> R<Vec<T>> {
-        let bytes = self.bufs.get(name).ok_or_else(|| format!("no buffer {name}"))?;
+        let bytes = self
+            .bufs
+            .get(name)
+            .ok_or_else(|| format!("no buffer {name}"))?;
         if bytes.len() % T::SIZE != 0 {
-            return Err(format!("buffer {name}: {} bytes is not a whole number of {}-byte scalars", bytes.len(), T::SIZE));
+            return Err(format!(
+                "buffer {name}: {} bytes is not a whole number of {}-byte scalars",
+                bytes.len(),
+                T::SIZE
+            ));
         }
         Ok(bytes.chunks_exact(T::SIZE).map(T::read).collect())
     }
 
     /// Overwrites buffer `name` with `values`, which must have the buffer's size exactly.
     pub fn put<T: Scalar>(&mut self, name: &str, values: &[T]) -> R<()> {
-        let bytes = self.bufs.get_mut(name).ok_or_else(|| format!("no buffer {name}"))?;
+        let bytes = self
+            .bufs
+            .get_mut(name)
+            .ok_or_else(|| format!("no buffer {name}"))?;
         if bytes.len() != values.len() * T::SIZE {
-            return Err(format!("buffer {name}: writing {} bytes into {}", values.len() * T::SIZE, bytes.len()));
+            return Err(format!(
+                "buffer {name}: writing {} bytes into {}",
+                values.len() * T::SIZE,
+                bytes.len()
+            ));
         }
         for (chunk, v) in bytes.chunks_exact_mut(T::SIZE).zip(values) {
             v.write(chunk);
@@ -150,7 +164,11 @@ impl<'a> Args<'a> {
     /// The arguments of `launch`, which must number exactly `count`.
     pub fn new(launch: &'a LaunchSpec, count: usize) -> R<Args<'a>> {
         if launch.args.len() != count {
-            return Err(format!("kernel {} takes {count} arguments, the launch gives {}", launch.kernel, launch.args.len()));
+            return Err(format!(
+                "kernel {} takes {count} arguments, the launch gives {}",
+                launch.kernel,
+                launch.args.len()
+            ));
         }
         Ok(Args { launch })
     }
@@ -159,14 +177,22 @@ impl<'a> Args<'a> {
     pub fn buffer(&self, i: usize) -> R<&'a str> {
         match &self.launch.args[i] {
             ArgSpec::Buffer { name } => Ok(name),
-            other => Err(format!("argument {i} of {} should be a buffer, is {other:?}", self.launch.kernel)),
+            other => Err(format!(
+                "argument {i} of {} should be a buffer, is {other:?}",
+                self.launch.kernel
+            )),
         }
     }
 
     fn scalar<const N: usize>(&self, i: usize) -> R<[u8; N]> {
         match &self.launch.args[i] {
-            ArgSpec::Scalar { bytes, .. } if bytes.len() == N => Ok(bytes.as_slice().try_into().expect("N bytes")),
-            other => Err(format!("argument {i} of {} should be a {N}-byte scalar, is {other:?}", self.launch.kernel)),
+            ArgSpec::Scalar { bytes, .. } if bytes.len() == N => {
+                Ok(bytes.as_slice().try_into().expect("N bytes"))
+            }
+            other => Err(format!(
+                "argument {i} of {} should be a {N}-byte scalar, is {other:?}",
+                self.launch.kernel
+            )),
         }
     }
 
@@ -205,12 +231,18 @@ impl Grid {
     /// The grid of `launch`, checked against what the references model.
     pub fn of(launch: &LaunchSpec) -> R<Grid> {
         if launch.offset != [0, 0, 0] {
-            return Err(format!("{}: global offsets are not modelled by the references", launch.kernel));
+            return Err(format!(
+                "{}: global offsets are not modelled by the references",
+                launch.kernel
+            ));
         }
         let global = launch.global.map(|g| g as usize);
         let local = launch.local.map(|l| l as usize);
         if launch.dims > 1 && (0..3).any(|d| global[d] % local[d] != 0) {
-            return Err(format!("{}: partial work-groups in a multi-dimensional grid are not modelled", launch.kernel));
+            return Err(format!(
+                "{}: partial work-groups in a multi-dimensional grid are not modelled",
+                launch.kernel
+            ));
         }
         Ok(Grid { global, local })
     }
@@ -234,7 +266,9 @@ impl Grid {
     pub fn full_waves(&self, kernel: &str) -> R<(usize, usize)> {
         let (g, l) = self.one_d(kernel)?;
         if l % 64 != 0 || g % 64 != 0 {
-            return Err(format!("{kernel}: the reference needs whole waves of 64 (global {g}, local {l})"));
+            return Err(format!(
+                "{kernel}: the reference needs whole waves of 64 (global {g}, local {l})"
+            ));
         }
         Ok((g, l))
     }
@@ -254,7 +288,10 @@ impl Grid {
 /// the kernel would read memory the description does not define.
 pub fn need<T>(name: &str, v: &[T], n: usize) -> R<()> {
     if v.len() < n {
-        return Err(format!("buffer {name} has {} elements, the kernel reads {n}", v.len()));
+        return Err(format!(
+            "buffer {name} has {} elements, the kernel reads {n}",
+            v.len()
+        ));
     }
     Ok(())
 }
@@ -266,7 +303,11 @@ pub fn description_targets(desc: &LaunchDescription) -> R<Vec<Target>> {
         Some(v) => {
             let list = v.as_array().ok_or("`targets` is not a list")?;
             list.iter()
-                .map(|t| t.as_str().ok_or_else(|| format!("`targets` entry {t} is not a string")).and_then(Target::parse))
+                .map(|t| {
+                    t.as_str()
+                        .ok_or_else(|| format!("`targets` entry {t} is not a string"))
+                        .and_then(Target::parse)
+                })
                 .collect()
         }
     }
@@ -274,7 +315,12 @@ pub fn description_targets(desc: &LaunchDescription) -> R<Vec<Target>> {
 
 /// Runs the reference of every launch of `desc` (kernel file `stem`) for `target`, starting
 /// from `initial` (every buffer's initial bytes), and returns every buffer's final bytes.
-pub fn reference(stem: &str, desc: &LaunchDescription, target: Target, initial: &Memory) -> R<Memory> {
+pub fn reference(
+    stem: &str,
+    desc: &LaunchDescription,
+    target: Target,
+    initial: &Memory,
+) -> R<Memory> {
     let mut mem = initial.clone();
     for (i, launch) in desc.launches.iter().enumerate() {
         let run = match stem {
@@ -287,14 +333,22 @@ pub fn reference(stem: &str, desc: &LaunchDescription, target: Target, initial: 
             "softmax_layernorm" => softmax_layernorm::run,
             "swizzle" => swizzle::run,
             "wave_ops" => wave_ops::run,
-            _ => return Err(format!("no hand-written reference for kernel file {stem}.cl")),
+            _ => {
+                return Err(format!(
+                    "no hand-written reference for kernel file {stem}.cl"
+                ))
+            }
         };
-        run(launch, target, &mut mem).map_err(|e| format!("launch {i} ({}): {e}", launch.kernel))?;
+        run(launch, target, &mut mem)
+            .map_err(|e| format!("launch {i} ({}): {e}", launch.kernel))?;
     }
     Ok(mem)
 }
 
 /// The error for a kernel name a reference module does not know.
 pub fn unknown_kernel(launch: &LaunchSpec) -> R<()> {
-    Err(format!("no hand-written reference for kernel {}", launch.kernel))
+    Err(format!(
+        "no hand-written reference for kernel {}",
+        launch.kernel
+    ))
 }

@@ -16,7 +16,12 @@ const WG: usize = 256;
 fn rmsnorm_f16(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
     let args = Args::new(l, 4)?;
     let global = WG * Grid::of(l)?.whole_groups(&l.kernel, WG)?;
-    let (xn, wn, yn, cols) = (args.buffer(0)?, args.buffer(1)?, args.buffer(2)?, args.i32(3)?.max(0) as usize);
+    let (xn, wn, yn, cols) = (
+        args.buffer(0)?,
+        args.buffer(1)?,
+        args.buffer(2)?,
+        args.i32(3)?.max(0) as usize,
+    );
     let x: Vec<u16> = mem.get(xn)?;
     let w: Vec<u16> = mem.get(wn)?;
     let mut y: Vec<u16> = mem.get(yn)?;

@@ -26,7 +26,12 @@ fn wave<T: Copy>(v: &[T], w: usize) -> Lanes<T> {
 fn wave_compact(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
     let args = Args::new(l, 4)?;
     let (global, _) = Grid::of(l)?.full_waves(&l.kernel)?;
-    let (inn, on, cn, n) = (args.buffer(0)?, args.buffer(1)?, args.buffer(2)?, args.u32(3)? as usize);
+    let (inn, on, cn, n) = (
+        args.buffer(0)?,
+        args.buffer(1)?,
+        args.buffer(2)?,
+        args.u32(3)? as usize,
+    );
     let input: Vec<i32> = mem.get(inn)?;
     let mut out: Vec<i32> = mem.get(on)?;
     let mut count: Vec<u32> = mem.get(cn)?;
@@ -35,7 +40,11 @@ fn wave_compact(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
     for w in 0..global / 64 {
         let v: Lanes<i32> = std::array::from_fn(|lane| {
             let i = 64 * w + lane;
-            if i < n { input[i] } else { 0 }
+            if i < n {
+                input[i]
+            } else {
+                0
+            }
         });
         let keep: Lanes<bool> = std::array::from_fn(|lane| 64 * w + lane < n && v[lane] != 0);
         let mask = lanes::ballot(&[true; 64], &keep);
@@ -43,7 +52,9 @@ fn wave_compact(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
         count[0] = count[0].wrapping_add(mask.count_ones());
         for lane in (0..64).filter(|&lane| keep[lane]) {
             let slot = base as usize + lanes::mbcnt(mask, lane) as usize;
-            *out.get_mut(slot).ok_or_else(|| format!("the kernel writes {on}[{slot}], outside the buffer"))? = v[lane];
+            *out.get_mut(slot)
+                .ok_or_else(|| format!("the kernel writes {on}[{slot}], outside the buffer"))? =
+                v[lane];
         }
     }
     mem.put(on, &out)?;
@@ -64,9 +75,14 @@ fn broadcasts(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
         // Every lane is active, so the first active lane is lane 0.
         let first = lanes::readlane(&v, 0);
         let l17 = lanes::readlane(&v, 17);
-        let uniform = (0..64).step_by(8).fold(0i32, |s, k| s.wrapping_add(lanes::readlane(&v, k)));
+        let uniform = (0..64)
+            .step_by(8)
+            .fold(0i32, |s, k| s.wrapping_add(lanes::readlane(&v, k)));
         for n in 0..64 {
-            out[64 * w + n] = v[n].wrapping_sub(first).wrapping_add(l17).wrapping_add(uniform);
+            out[64 * w + n] = v[n]
+                .wrapping_sub(first)
+                .wrapping_add(l17)
+                .wrapping_add(uniform);
         }
     }
     mem.put(on, &out)
@@ -89,11 +105,15 @@ fn shuffle_transpose8(l: &LaunchSpec, t: Target, mem: &mut Memory) -> R<()> {
     for w in 0..global / 64 {
         let v = wave(&input, w);
         let (pulled, pushed): (Lanes<i32>, Lanes<i32>) = if t.has_dpp() {
-            let src: Lanes<u32> = std::array::from_fn(|lane| (((lane % 8) * 8 + lane / 8) * 4) as u32);
+            let src: Lanes<u32> =
+                std::array::from_fn(|lane| (((lane % 8) * 8 + lane / 8) * 4) as u32);
             let dst: Lanes<u32> = std::array::from_fn(|lane| (((lane + 1) & 63) * 4) as u32);
             (lanes::ds_bpermute(&src, &v), lanes::ds_permute(&dst, &v, 0))
         } else {
-            (std::array::from_fn(|l| v[(l % 8) * 8 + l / 8]), std::array::from_fn(|l| v[(l + 63) & 63]))
+            (
+                std::array::from_fn(|l| v[(l % 8) * 8 + l / 8]),
+                std::array::from_fn(|l| v[(l + 63) & 63]),
+            )
         };
         for n in 0..64 {
             out[64 * w + n] = pulled[n];
@@ -128,7 +148,11 @@ fn append_consume(l: &LaunchSpec, mem: &mut Memory) -> R<()> {
                 _ => {
                     // Every appending lane receives the same slot and they all store to it, so
                     // which value lands there is not defined by the source.
-                    return Err(format!("wave {} of group {g} has {} lanes appending; the result is ambiguous", w, appending.len()));
+                    return Err(format!(
+                        "wave {} of group {g} has {} lanes appending; the result is ambiguous",
+                        w,
+                        appending.len()
+                    ));
                 }
             }
         }
