@@ -213,7 +213,7 @@ pub fn launch(
     let mut kernarg = vec![0u8; 0];
     let explicit_end = explicit
         .iter()
-        .map(|a| a.offset + a.size)
+        .map(|a| a.offset.saturating_add(a.size))
         .max()
         .unwrap_or(0);
     let hidden_base = explicit_end.div_ceil(8) * 8;
@@ -221,7 +221,7 @@ pub fn launch(
         .args
         .iter()
         .filter(|a| a.is_hidden())
-        .map(|a| a.offset + a.size)
+        .map(|a| a.offset.saturating_add(a.size))
         .max()
         .unwrap_or(0);
     let v5 = module.code_object_version.unwrap_or(5) >= 3
@@ -236,17 +236,26 @@ pub fn launch(
         .max(kernel.descriptor.kernarg_size as u64)
         .max(explicit_end)
         .max(hidden_end)
-        .max(if v5 { hidden_base + V5_HIDDEN_BYTES } else { 0 });
+        .max(if v5 {
+            hidden_base.saturating_add(V5_HIDDEN_BYTES)
+        } else {
+            0
+        });
+    if size > MAX_KERNARG_BYTES {
+        return Err(bad(format!(
+            "the kernarg segment would be {size} bytes; at most {MAX_KERNARG_BYTES} are supported"
+        )));
+    }
     kernarg.resize(size as usize, 0);
     let mut dynamic_lds = 0u64;
     for (i, (a, v)) in explicit.iter().zip(args).enumerate() {
         match (a.kind.as_str(), v) {
             ("dynamic_shared_pointer", ArgValue::Local(bytes)) => {
                 let align = a.pointee_align.unwrap_or(4).max(1);
-                let at = lds.div_ceil(align) * align;
+                let at = lds.div_ceil(align).saturating_mul(align);
                 put(&mut kernarg, a.offset, &(at as u32).to_le_bytes());
-                lds = at + *bytes as u64;
-                dynamic_lds = lds - kernel.group_segment_fixed_size;
+                lds = at.saturating_add(*bytes as u64);
+                dynamic_lds = lds.saturating_sub(kernel.group_segment_fixed_size);
             }
             ("dynamic_shared_pointer", ArgValue::Bytes(_)) => {
                 return Err(bad(format!(
@@ -299,11 +308,23 @@ pub fn launch(
         .private_segment_fixed_size
         .max(kernel.descriptor.private_segment_fixed_size as u64);
     if uses_dynamic_stack {
-        per_lane += DYNAMIC_STACK_BYTES;
+        per_lane = per_lane.saturating_add(DYNAMIC_STACK_BYTES);
+    }
+    if per_lane > MAX_PRIVATE_BYTES {
+        return Err(bad(format!(
+            "{per_lane} bytes of private memory per work-item; at most {MAX_PRIVATE_BYTES} are supported"
+        )));
     }
     let per_lane = per_lane.div_ceil(16) * 16;
     let slot = per_lane * LANES as u64;
     let scratch_size = (slot * waves_per_group_max as u64 * threads as u64).max(4096);
+    if scratch_size > MAX_SCRATCH_BYTES {
+        return Err(bad(format!(
+            "the launch needs {scratch_size} bytes of scratch ({per_lane} per work-item, \
+             {waves_per_group_max} waves per group, {threads} threads); at most \
+             {MAX_SCRATCH_BYTES} are supported: use fewer --threads"
+        )));
+    }
 
     let block = mem.allocate(KERNARG_OFFSET + size.max(1), 4096)?;
     let scratch = match mem.allocate(scratch_size, 4096) {
@@ -336,14 +357,28 @@ pub fn launch(
     result
 }
 
+/// Largest kernarg segment a launch may have (real kernels use a few hundred bytes; a corrupt
+/// code object must not exhaust the host).
+pub const MAX_KERNARG_BYTES: u64 = 1 << 20;
+/// Largest private segment per work-item: gfx9's scratch wave-size field counts at most 8 MiB
+/// per wave, 128 KiB per lane, and the dynamic stack comes on top.
+pub const MAX_PRIVATE_BYTES: u64 = (128 << 10) + DYNAMIC_STACK_BYTES;
+/// Largest scratch allocation of one launch (host memory is committed for all of it).
+pub const MAX_SCRATCH_BYTES: u64 = 4 << 30;
+
 /// Stack bytes per work-item added for kernels with a dynamic stack: more than HIP's usual
 /// 1 KiB limit, since the runtime's own default could not be confirmed (docs/emulator-abi.md
 /// §10). An access past the wave's scratch slot faults, so an overflow is reported.
 pub const DYNAMIC_STACK_BYTES: u64 = 16 * 1024;
 
+/// Writes `bytes` at `at` when they fit (the kernarg segment is sized to hold every argument
+/// the metadata lists, so an argument that does not fit comes from a corrupt code object).
 fn put(buf: &mut [u8], at: u64, bytes: &[u8]) {
-    let at = at as usize;
-    if let Some(d) = buf.get_mut(at..at + bytes.len()) {
+    let Ok(at) = usize::try_from(at) else { return };
+    let Some(end) = at.checked_add(bytes.len()) else {
+        return;
+    };
+    if let Some(d) = buf.get_mut(at..end) {
         d.copy_from_slice(bytes);
     }
 }

@@ -265,8 +265,14 @@ pub fn load(mem: &mut Memory, bytes: &[u8]) -> Result<Module, EmuError> {
             } else {
                 s.address()
             };
+            let end = addr.checked_add(s.size()).ok_or_else(|| {
+                EmuError::Load(format!(
+                    "code section {} ends past the end of the address space",
+                    s.name().unwrap_or("?")
+                ))
+            })?;
             lo = lo.min(addr);
-            hi = hi.max(addr + s.size());
+            hi = hi.max(end);
         }
     }
     if lo >= hi {
@@ -301,7 +307,7 @@ struct Image {
 }
 
 /// Largest image we load (a guard against a header that claims terabytes).
-const MAX_IMAGE: u64 = 1 << 32;
+const MAX_IMAGE: u64 = 1 << 29;
 
 fn layout_segments(
     elf: &ElfFile64<'_, object::Endianness>,
