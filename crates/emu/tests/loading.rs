@@ -20,6 +20,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 
+mod common;
+
+use common::{pocl_available, pocl_reference, repo};
 use gcnkit_emu::launch::{compare, LaunchDescription};
 use gcnkit_emu::loader::select_code_object;
 use gcnkit_emu::runner::{run_description, RunResult};
@@ -39,26 +42,12 @@ const STEMS: [&str; 5] = [
     "reduce_sum",
 ];
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn work_dir() -> PathBuf {
     repo().join("target/emu-loading")
 }
 
 fn llvm_available() -> bool {
     Path::new(CLANG).exists() && Path::new(LLD).exists()
-}
-
-fn pocl_available() -> bool {
-    Command::new("/usr/bin/python3")
-        .args([
-            "-c",
-            "import pyopencl as cl; cl.get_platforms()[0].get_devices()",
-        ])
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 fn options() -> LaunchOptions {
@@ -248,57 +237,6 @@ fn pocl_descriptions(stem: &str) -> Vec<(String, PathBuf, LaunchDescription)> {
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
-}
-
-/// Runs pocl for one description (cached under target/emu-ref with the same stamp as
-/// `kernels_vs_pocl.rs`, so the two tests share the cache); returns the directory with
-/// `inputs/` and `out/`, or the error pocl printed.
-fn pocl_reference(stem: &str, name: &str, json: &Path) -> Result<PathBuf, String> {
-    let src = repo().join(format!("tests/kernels/{stem}.cl"));
-    let runner = repo().join("tools/pocl-ref/pocl_run.py");
-    let header = repo().join("tests/kernels/gcn.h");
-    let stamp =
-        kernels_vs_pocl_fingerprint(&[json.to_path_buf(), src.clone(), header, runner.clone()]);
-    let dir = repo().join(format!("target/emu-ref/{stem}/{name}"));
-    if std::fs::read_to_string(dir.join("stamp")).ok().as_deref() == Some(stamp.as_str()) {
-        return Ok(dir);
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let out = Command::new("/usr/bin/python3")
-        .arg(&runner)
-        .arg(json)
-        .arg("--source")
-        .arg(&src)
-        .arg("--out")
-        .arg(dir.join("out"))
-        .arg("--write-inputs")
-        .arg(dir.join("inputs"))
-        .arg("--dump-all")
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr)
-            .lines()
-            .take(3)
-            .collect::<Vec<_>>()
-            .join(" | "));
-    }
-    std::fs::write(dir.join("stamp"), stamp).map_err(|e| e.to_string())?;
-    Ok(dir)
-}
-
-/// The cache stamp `kernels_vs_pocl.rs` writes (kept identical so both find the other's).
-fn kernels_vs_pocl_fingerprint(files: &[PathBuf]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for f in files {
-        for b in std::fs::read(f).unwrap_or_default() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x100_0000_01b3);
-        }
-        h ^= 0xff;
-    }
-    format!("{h:016x}")
 }
 
 /// A description with pocl's reference directory.

@@ -403,77 +403,55 @@ fn subbrev(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
 }
 
 // gfx9's carry-less adds: clamp saturates (unsigned for _u32, signed for _i32).
-fn add_u32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    let clamp = op.mods.clamp;
+
+/// A two-source 32-bit integer operation whose VOP3 clamp bit picks the saturating form.
+#[inline(always)]
+fn clamped(
+    w: &mut Wave,
+    op: &Op,
+    env: &mut Env<'_>,
+    saturating: fn(u32, u32) -> u32,
+    wrapping: fn(u32, u32) -> u32,
+) -> Result<Flow, Fault> {
+    let f = if op.mods.clamp { saturating } else { wrapping };
     let a = src32(w, op, env, 0);
     let b = src32(w, op, env, 1);
-    let r: Lanes = std::array::from_fn(|l| {
-        if clamp {
-            a[l].saturating_add(b[l])
-        } else {
-            a[l].wrapping_add(b[l])
-        }
-    });
+    let r: Lanes = std::array::from_fn(|l| f(a[l], b[l]));
     write32(w, op, &r);
     Ok(Flow::Next)
+}
+fn add_u32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
+    clamped(w, op, env, u32::saturating_add, u32::wrapping_add)
 }
 fn sub_u32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    let clamp = op.mods.clamp;
-    let a = src32(w, op, env, 0);
-    let b = src32(w, op, env, 1);
-    let r: Lanes = std::array::from_fn(|l| {
-        if clamp {
-            a[l].saturating_sub(b[l])
-        } else {
-            a[l].wrapping_sub(b[l])
-        }
-    });
-    write32(w, op, &r);
-    Ok(Flow::Next)
+    clamped(w, op, env, u32::saturating_sub, u32::wrapping_sub)
 }
 fn subrev_u32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    let clamp = op.mods.clamp;
-    let a = src32(w, op, env, 0);
-    let b = src32(w, op, env, 1);
-    let r: Lanes = std::array::from_fn(|l| {
-        if clamp {
-            b[l].saturating_sub(a[l])
-        } else {
-            b[l].wrapping_sub(a[l])
-        }
-    });
-    write32(w, op, &r);
-    Ok(Flow::Next)
+    clamped(
+        w,
+        op,
+        env,
+        |a, b| b.saturating_sub(a),
+        |a, b| b.wrapping_sub(a),
+    )
 }
 fn add_i32_sat(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    let clamp = op.mods.clamp;
-    let a = src32(w, op, env, 0);
-    let b = src32(w, op, env, 1);
-    let r: Lanes = std::array::from_fn(|l| {
-        let (x, y) = (a[l] as i32, b[l] as i32);
-        (if clamp {
-            x.saturating_add(y)
-        } else {
-            x.wrapping_add(y)
-        }) as u32
-    });
-    write32(w, op, &r);
-    Ok(Flow::Next)
+    clamped(
+        w,
+        op,
+        env,
+        |a, b| (a as i32).saturating_add(b as i32) as u32,
+        u32::wrapping_add,
+    )
 }
 fn sub_i32_sat(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    let clamp = op.mods.clamp;
-    let a = src32(w, op, env, 0);
-    let b = src32(w, op, env, 1);
-    let r: Lanes = std::array::from_fn(|l| {
-        let (x, y) = (a[l] as i32, b[l] as i32);
-        (if clamp {
-            x.saturating_sub(y)
-        } else {
-            x.wrapping_sub(y)
-        }) as u32
-    });
-    write32(w, op, &r);
-    Ok(Flow::Next)
+    clamped(
+        w,
+        op,
+        env,
+        |a, b| (a as i32).saturating_sub(b as i32) as u32,
+        u32::wrapping_sub,
+    )
 }
 
 /// A 64-bit shift whose value is operand `value` and count operand `count` (low 6 bits).
