@@ -115,6 +115,10 @@ def configs_of(text):
             continue
         m = re.search(r"-mcpu[= ]+([\w.-]+)", first)
         cpu = m.group(1) if m else ""
+        t = re.search(r"-triple[= ]+amdgpu(\d+)\.(\w+)", first)
+        if not m and t:
+            # Newer LLVM spells the processor in the triple: amdgpu8.02 is gfx802, amdgpu9.0a gfx90a.
+            cpu = "gfx" + t.group(1) + t.group(2)
         cpu = CPU_ALIASES.get(cpu, cpu)
         if cpu not in OUR_CPUS:
             skipped.append((cmd, "cpu " + cpu))
@@ -411,7 +415,8 @@ def job_dis(args, path, rel, cpu, mattr, text):
         for i, (ln, b) in enumerate(items):
             want = ",".join(norm_byte(x) for x in b)
             if g[i][0] != "ok":
-                kind, lt = "gcn-rejects", "(not assembled)"
+                # Unverifiable: llvm-mc-19 cannot say whether these bytes are an instruction.
+                kind, lt = "gcn-rejects-unverified", "(not assembled)"
             else:
                 r = back.get(i + 1, ("err", 0, "?"))
                 lt = fmt_asm(r)
@@ -536,6 +541,18 @@ def write_report(args, cases, files, batches, skipped_runs):
                        % (c["cpu"] + (" " + c["mattr"] if c["mattr"] else ""), c["stmt"], c["llvm"], c["gcn"],
                           c["file"], c["line"]))
         out.append("")
+    # Both reject but with another message or column: not counted as disagreement, listed for information.
+    diff_msg = collections.defaultdict(list)
+    for c in both:
+        if not c["same_msg"]:
+            diff_msg[re.sub(r"\d+", "N", c["llvm"].split(": ", 1)[-1])[:60]].append(c)
+    if diff_msg:
+        out += ["## Both reject, different message or column (%d)" % sum(len(v) for v in diff_msg.values()), ""]
+        for key, cs in sorted(diff_msg.items(), key=lambda kv: -len(kv[1])):
+            out.append("### llvm-mc: %s -- %d" % (key, len(cs)))
+            for c in cs[:3]:
+                out.append("- `%s` `%s`  \n  llvm: `%s`  \n  gcn: `%s`" % (c["cpu"], c["stmt"], c["llvm"], c["gcn"]))
+            out.append("")
     if skipped_runs:
         why = collections.Counter(w.split()[0] for _, _, w in skipped_runs)
         out += ["## RUN lines not used", ""] + ["- %s: %d" % kv for kv in sorted(why.items())]
