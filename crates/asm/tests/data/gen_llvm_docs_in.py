@@ -255,6 +255,74 @@ def resolve_symbols(block):
     return stmts
 
 
+def expand_range(spelling):
+    """The first and last value of a spelling with one `{A..B}` range in it: pos{0..3} -> pos0,
+    pos3."""
+    m = re.search(r'\{(\d+)\.\.(\d+)\}', spelling)
+    if not m:
+        return [spelling]
+    return [spelling[:m.start()] + str(v) + spelling[m.end():] for v in (m.group(1), m.group(2))]
+
+
+def symbolic_values(base, text):
+    """Statements using each symbolic value an operand page lists (register and message names,
+    counters, export targets, attributes), one in a representative instruction each."""
+    rows = [r for r in re.findall(r'^    (\S+(?: \S+)*?)(?:\s{2,}(.*))?$', text, re.M)]
+    out = []
+    if base == 'hwreg':
+        for name in re.findall(r'^    (HW_REG_\w+)', text, re.M):
+            out += ['s_getreg_b32 s2, hwreg(%s)' % name, 's_setreg_b32 hwreg(%s, 1, 31), s2' % name]
+        out += ['s_getreg_b32 s2, hwreg(63)', 's_getreg_b32 s2, hwreg(0, 31, 1)', 's_getreg_b32 s2, hwreg(64)',
+                's_getreg_b32 s2, hwreg(1, 32, 1)', 's_getreg_b32 s2, hwreg(1, 0, 33)',
+                's_getreg_b32 s2, hwreg(1, 0, 0)', 's_getreg_b32 s2, 0xffff', 's_getreg_b32 s2, 0x10000',
+                's_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 0xf',
+                's_getreg_b32 s2, hwreg(HW_REG_MODE, 0)', 's_getreg_b32 s2, hwreg(HW_REG_UNKNOWN)']
+    elif base == 'msg':
+        message = None
+        for m in re.finditer(r'^    (MSG_\w+|\\)\s+(\d+)?\s+(\S+)\s+(\S+)\s+(\S+)$', text, re.M):
+            name, ident, op, opid, stream = m.groups()
+            if name != '\\':
+                message, message_id = name, ident
+            if op == '\\-':
+                out.append('s_sendmsg sendmsg(%s)' % message)
+                out.append('s_sendmsg sendmsg(%s)' % message_id)
+                continue
+            out.append('s_sendmsg sendmsg(%s, %s)' % (message, op))
+            out.append('s_sendmsg sendmsg(%s, %s)' % (message_id, opid))
+            if stream == 'Optional':
+                out.append('s_sendmsg sendmsg(%s, %s, 3)' % (message, op))
+                out.append('s_sendmsg sendmsg(%s, %s, 3)' % (message_id, opid))
+            out.append('s_sendmsghalt sendmsg(%s, %s)' % (message, op))
+        out += ['s_sendmsg sendmsg(MSG_GS)', 's_sendmsg sendmsg(MSG_INTERRUPT, 1)', 's_sendmsg sendmsg(MSG_GS, GS_OP_CUT, 4)',
+                's_sendmsg sendmsg(15, 7)', 's_sendmsg sendmsg(16)', 's_sendmsg sendmsg(1, 8)', 's_sendmsg sendmsg(2, 1, 4)',
+                's_sendmsg sendmsg(MSG_UNKNOWN)', 's_sendmsg 0xffff', 's_sendmsg 0x10000']
+    elif base == 'waitcnt':
+        limits = dict((n.lower().replace('_', ''), int(hi)) for n, hi in
+                      re.findall(r'(VM_CNT|EXP_CNT|LGKM_CNT): .*?(\d+)\s*$', text, re.M))
+        for counter, top in limits.items():
+            out += ['s_waitcnt %s(%d)' % (counter, top), 's_waitcnt %s(%d)' % (counter, top + 1),
+                    's_waitcnt %s_sat(%d)' % (counter, top + 1), 's_waitcnt %s_sat(0)' % counter]
+        out += ['s_waitcnt vmcnt(0) & expcnt(0) & lgkmcnt(0)', 's_waitcnt vmcnt(0), expcnt(0), lgkmcnt(0)',
+                's_waitcnt lgkmcnt(1) vmcnt(2)', 's_waitcnt vmcnt(1)&lgkmcnt(2)', 's_waitcnt vmcnt(1),lgkmcnt(2)',
+                's_waitcnt vmcnt(1) vmcnt(2)', 's_waitcnt 0', 's_waitcnt 0xffff', 's_waitcnt 0x10000',
+                's_waitcnt vmcnt(1+2) expcnt(7-1)', 's_waitcnt expcnt(0) & lgkmcnt(0),']
+    elif base == 'tgt':
+        for spelling in re.findall(r'^    ((?:pos|param|mrt|null|mrtz|prim)\S*)\s{2,}', text, re.M):
+            for tgt in expand_range(spelling):
+                out.append('exp %s v1, v2, v3, v4' % tgt)
+        out += ['exp pos4 v1, v2, v3, v4', 'exp mrt8 v1, v2, v3, v4', 'exp param32 v1, v2, v3, v4']
+    elif base == 'attr':
+        for spelling in re.findall(r'^    (attr\S+)\s{2,}', text, re.M):
+            for a in expand_range(spelling):
+                out.append('v_interp_p1_f32 v1, v0, %s' % a)
+        out += ['v_interp_p1_f32 v1, v0, attr33.x', 'v_interp_p1_f32 v1, v0, attr0.a']
+    elif base == 'param':
+        for spelling in re.findall(r'^    (p\d+)\s{2,}', text, re.M):
+            out.append('v_interp_mov_f32 v1, %s, attr0.x' % spelling)
+        out.append('v_interp_mov_f32 v1, p30, attr0.x')
+    return out
+
+
 def operand_examples(docs, cpu_pages):
     """Example statements of the operand pages a target's instruction pages link to."""
     out = []
@@ -267,6 +335,10 @@ def operand_examples(docs, cpu_pages):
                     seen_pages.add(target)
         for target in sorted(seen_pages):
             _, _, text = operand_page(docs, target)
+            base = re.sub(r'_[0-9a-f]{6}$|_\d$', '', target.split('_', 1)[1])
+            for stmt in symbolic_values(base, text):
+                for cpu in cpus:
+                    out.append((target, cpu, stmt))
             for block in re.findall(r'Examples:\n\n\.\. parsed-literal::\n\n((?:[ \t]+\S.*\n|\n)+)', text):
                 for stmt in resolve_symbols(block):
                     for cpu in cpus:
@@ -278,7 +350,7 @@ def main():
     docs = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_DOCS
     out = []
     for target, cpu, stmt in operand_examples(docs, PAGES):
-        out.append(('# %s.rst: examples' % target, cpu, stmt))
+        out.append(('# %s.rst: its examples and the values it lists' % target, cpu, stmt))
     for cpus, pages in PAGES:
         for cpu in cpus:
             for page in pages:
