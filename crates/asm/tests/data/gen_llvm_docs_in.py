@@ -213,6 +213,39 @@ def statement(cpu, section, mnemonic, rest, docs, variant=None, newbcast=False):
     return text
 
 
+# A representative value of each modifier the per-target pages link to (AMDGPUModifierSyntax).
+# Modifiers that change the size of an operand (tfe, lds, d16, r128, a16, lwe, addr64, idxen)
+# would need other operands and are left out.
+MODIFIER_VALUES = {
+    'ds_offset80': 'offset0:255', 'ds_offset81': 'offset1:255', 'ds_offset16': 'offset:65535',
+    'sw_offset16': 'offset:swizzle(SWAP,16)', 'gds': 'gds', 'done': 'done', 'vm': 'vm',
+    'flat_offset12': 'offset:4095', 'flat_offset13s': 'offset:-4096', 'flat_offset12s': 'offset:-2048',
+    'flat_offset11': 'offset:2047', 'glc': 'glc', 'slc': 'slc', 'dlc': 'dlc', 'nv': 'nv', 'sc0': 'sc0',
+    'sc1': 'sc1', 'nt': 'nt', 'unorm': 'unorm', 'da': 'da', 'offen': 'offen',
+    'buf_offset12': 'offset:4095', 'fmt': 'format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]',
+    'smem_offset20u': 'offset:0xfffff', 'smem_offset21s': 'offset:-0x100000', 'high': 'high',
+    'clamp': 'clamp', 'omod': 'mul:2', 'dst_sel': 'dst_sel:WORD_1', 'dst_unused': 'dst_unused:UNUSED_SEXT',
+    'src0_sel': 'src0_sel:BYTE_2', 'src1_sel': 'src1_sel:BYTE_3', 'row_mask': 'row_mask:0x5',
+    'bank_mask': 'bank_mask:0xa', 'bound_ctrl': 'bound_ctrl:1', 'cbsz': 'cbsz:1', 'abid': 'abid:1',
+    'blgp': 'blgp:1', 'mad_mix_op_sel': 'op_sel:[1,0,1]', 'mad_mix_op_sel_hi': 'op_sel_hi:[0,1,0]',
+}
+# Modifiers whose value is one flag per source (VOP3P, MFMA) or per source and the result (VOP3).
+ARRAY_MODIFIERS = {'op_sel': 'op_sel', 'vop3_op_sel': 'op_sel', 'op_sel_hi': 'op_sel_hi', 'neg_lo': 'neg_lo',
+                   'neg_hi': 'neg_hi', 'mfma_neg': 'neg'}
+
+
+def modifier_value(target, section, rest):
+    """The modifier text for one modifier link of an instruction line, or None."""
+    if target in MODIFIER_VALUES:
+        return MODIFIER_VALUES[target]
+    if target in ARRAY_MODIFIERS:
+        sources = len(re.findall(r':ref:`v?src\d?<', rest))
+        n = sources + (1 if target == 'vop3_op_sel' else 0)
+        flags = ['1' if i % 2 == 0 else '0' for i in range(max(n, 1))]
+        return '%s:[%s]' % (ARRAY_MODIFIERS[target], ','.join(flags))
+    return None
+
+
 def instruction_lines(docs, page):
     """(section, mnemonic, rest of line) for every instruction a per-target page lists."""
     section = None
@@ -351,6 +384,7 @@ def main():
     out = []
     for target, cpu, stmt in operand_examples(docs, PAGES):
         out.append(('# %s.rst: its examples and the values it lists' % target, cpu, stmt))
+    modifier_uses, with_modifiers = {}, []
     for cpus, pages in PAGES:
         for cpu in cpus:
             for page in pages:
@@ -360,6 +394,18 @@ def main():
                         stmt = statement(cpu, section, mnemonic, rest, docs, variant, newbcast)
                         if stmt is not None:
                             out.append(('# %s.rst: %s' % (page, section), cpu, stmt))
+                    # Each modifier the line lists, on the first instructions listing it.
+                    base = statement(cpu, section, mnemonic, rest, docs)
+                    for target in re.findall(r':ref:`[^<`]*<amdgpu_synid_([a-z0-9_]+)>`', rest):
+                        value = modifier_value(target, section, rest)
+                        key = (cpu, page, section, target)
+                        if value is None or base is None or value in base.split() or \
+                                modifier_uses.get(key, 0) >= 8:
+                            continue
+                        modifier_uses[key] = modifier_uses.get(key, 0) + 1
+                        with_modifiers.append(('# %s.rst: %s, each modifier listed' % (page, section), cpu,
+                                    base + ' ' + value))
+    out += with_modifiers
     path = os.path.join(HERE, 'llvm-docs.in')
     kept = []
     if os.path.exists(path):
