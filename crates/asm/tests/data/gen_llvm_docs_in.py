@@ -381,6 +381,8 @@ def operand_examples(docs, cpu_pages):
 
 def main():
     docs = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_DOCS
+    if not os.path.exists(os.path.join(docs, 'AMDGPU', 'AMDGPUAsmGFX9.rst.txt')):
+        raise SystemExit('no LLVM 19 AMDGPU documentation under %s (see this script\'s header)' % docs)
     out = []
     for target, cpu, stmt in operand_examples(docs, PAGES):
         out.append(('# %s.rst: its examples and the values it lists' % target, cpu, stmt))
