@@ -19,7 +19,7 @@ pub(crate) const CACHE: &[&str] = &["glc", "slc", "dlc", "scc", "sc0", "sc1", "n
 
 /// The modifier a name stands for: `noglc` is `glc` written negated, where `glc` is a
 /// modifier of `order`.
-fn base_name<'n>(order: Order, name: &'n str) -> &'n str {
+fn base_name(order: Order, name: &str) -> &str {
     match name.strip_prefix("no") {
         Some(base) if order.iter().any(|g| g.contains(&base)) => base,
         _ => name,
