@@ -13,6 +13,10 @@ use std::ops::Range;
 pub enum Punct {
     LBracket,
     RBracket,
+    /// `{`, which opens a structured operand (`{id: 1, size: 4}`).
+    LBrace,
+    /// `}`.
+    RBrace,
     LParen,
     RParen,
     Colon,
@@ -364,6 +368,8 @@ impl Cursor<'_> {
             (b'&', Some(b'&')) => (Punct::AmpAmp, 2),
             (b'|', Some(b'|')) => (Punct::PipePipe, 2),
             (b'[', _) => (Punct::LBracket, 1),
+            (b'{', _) => (Punct::LBrace, 1),
+            (b'}', _) => (Punct::RBrace, 1),
             (b']', _) => (Punct::RBracket, 1),
             (b'(', _) => (Punct::LParen, 1),
             (b')', _) => (Punct::RParen, 1),

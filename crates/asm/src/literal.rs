@@ -155,7 +155,8 @@ pub fn encode_float(
         Width::W64 { float } => {
             let bits = f.to_bits();
             if !force_lit {
-                if let Some(c) = inline_float(gen, &F64, bits) {
+                // 0.0 is the inline integer 0, as at the other widths.
+                if let Some(c) = inline_int(bits as i64).or_else(|| inline_float(gen, &F64, bits)) {
                     return Ok(Const::Inline(c));
                 }
             }

@@ -69,6 +69,20 @@ pub enum Value {
     Expr(Expr),
     /// A symbolic call: `hwreg(...)`, `sendmsg(...)`, `vmcnt(...)`, `swizzle(...)`, `gpr_idx(...)`.
     Call(Range<usize>, Vec<Arg>),
+    /// A structured operand, `{name: value, ...}` (LLVM 19's other spelling of `hwreg(...)`):
+    /// its fields as written, each value an absolute expression.
+    Struct(Vec<StructField>),
+}
+
+/// One `name: value` of a structured operand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructField {
+    /// The field name's byte range.
+    pub name: Range<usize>,
+    /// The value (a real number is the bit pattern of its double, as in any expression).
+    pub value: i64,
+    /// The value's byte range (where llvm-mc reports a value out of range).
+    pub value_span: Range<usize>,
 }
 
 /// One operand with its modifiers and byte range.
@@ -137,10 +151,15 @@ fn is_flag(name: &str) -> bool {
         Some(b'h') => name == "high",
         Some(b'i') => name == "idxen",
         Some(b'l') => matches!(name, "lds" | "lwe"),
-        Some(b'n') => matches!(
-            name,
-            "nt" | "nv" | "noglc" | "noslc" | "nogds" | "notfe" | "nolds"
-        ),
+        // `no<flag>`: llvm-mc takes most boolean modifiers negated (the encoders say
+        // where); `notfe` and `nolds` are read so that they can be refused as llvm-mc does.
+        Some(b'n') => {
+            name == "nt"
+                || name == "nv"
+                || name
+                    .strip_prefix("no")
+                    .is_some_and(|base| !base.starts_with("no") && base != "nv" && is_flag(base))
+        }
         Some(b'o') => name == "offen",
         Some(b'r') => matches!(name, "r128" | "row_mirror" | "row_half_mirror"),
         Some(b's') => matches!(name, "slc" | "sc0" | "sc1" | "scc"),
@@ -429,6 +448,9 @@ fn parse_operand_in(
             });
         }
     }
+    if t.is(Punct::LBrace) {
+        return parse_struct(lex, syms);
+    }
     // `--x` is an expression (llvm-mc refuses it where FP source modifiers may be written).
     if t.is(Punct::Minus) && lex.peek2().is(Punct::Minus) {
         let mut op = parse_plain(lex, gen, syms, allow_pipe)?;
@@ -454,6 +476,50 @@ fn parse_operand_in(
         }
     }
     parse_fp_mods(lex, gen, syms, allow_pipe)
+}
+
+/// `{name: value, ...}`: a structured operand. The field names are checked by the encoder
+/// that takes the operand; the syntax, with llvm-mc's messages, here.
+fn parse_struct(lex: &mut Lexer<'_>, syms: &dyn SymbolValues) -> Result<Operand, AsmError> {
+    let start = lex.next_token().start;
+    let mut fields: Vec<StructField> = Vec::new();
+    if lex.peek().is(Punct::RBrace) {
+        lex.next_token();
+    } else {
+        loop {
+            let name = lex.next_token();
+            if name.tok != Tok::Ident {
+                return Err(AsmError::new(name.span(), "field name expected"));
+            }
+            let colon = lex.next_token();
+            if !colon.is(Punct::Colon) {
+                return Err(AsmError::new(colon.span(), "colon expected"));
+            }
+            let value_start = lex.peek().start;
+            let e = parse_expr(lex, true).map_err(|e| AsmError::new(e.span, e.message))?;
+            let value_span = value_start..lex.pos();
+            let value = e
+                .eval(syms)
+                .map_err(|_| AsmError::new(value_span.clone(), "expected absolute expression"))?;
+            fields.push(StructField {
+                name: name.span(),
+                value,
+                value_span,
+            });
+            let sep = lex.next_token();
+            if sep.is(Punct::RBrace) {
+                break;
+            }
+            if !sep.is(Punct::Comma) {
+                return Err(AsmError::new(sep.span(), "comma or closing brace expected"));
+            }
+        }
+    }
+    Ok(Operand {
+        value: Value::Struct(fields),
+        mods: SrcMods::default(),
+        span: start..lex.pos(),
+    })
 }
 
 /// `-`, `neg(`, `abs(`, `lit(`, `|`, in this order, each at most once (llvm-mc's grammar:

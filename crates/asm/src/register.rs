@@ -132,7 +132,7 @@ fn special(gen: Gen, name: &str) -> Option<Result<(u32, u32), &'static str>> {
     }
 }
 
-/// The file and number of a single-register name such as `s12`, `v3`, `a7`, `ttmp5`
+/// The file and number of a single-register name such as `s12`, `v3`, `a7`, `acc7`, `ttmp5`
 /// (`None` for the number of a bare prefix such as `v`, which a range must follow).
 fn numbered(name: &str) -> Option<(RegFile, Option<u32>)> {
     let b = name.as_bytes();
@@ -140,6 +140,8 @@ fn numbered(name: &str) -> Option<(RegFile, Option<u32>)> {
         b't' if b.starts_with(b"ttmp") => (RegFile::Ttmp, &b[4..]),
         b's' => (RegFile::Sgpr, &b[1..]),
         b'v' => (RegFile::Vgpr, &b[1..]),
+        // `acc` is LLVM's other spelling of the AccVGPR prefix (`acc5`, `acc[0:3]`).
+        b'a' if b.starts_with(b"acc") => (RegFile::Agpr, &b[3..]),
         b'a' => (RegFile::Agpr, &b[1..]),
         _ => return None,
     };

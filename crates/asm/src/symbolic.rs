@@ -8,7 +8,7 @@ use gcnkit_isa::symbolic::{hwreg_id, message_id, message_op};
 use gcnkit_isa::Gen;
 
 use crate::error::AsmError;
-use crate::operand::Arg;
+use crate::operand::{Arg, StructField};
 
 fn arg_span(a: &Arg) -> Range<usize> {
     match a {
@@ -91,6 +91,48 @@ pub fn hwreg(src: &str, gen: Gen, args: &[Arg], span: &Range<usize>) -> Result<u
         ));
     }
     Ok(id | (offset as u32) << 6 | (size as u32 - 1) << 11)
+}
+
+/// `{id: ID, offset: OFFSET, size: SIZE}` → simm16: any subset of the fields, in any order
+/// (missing ones are 0, 0 and 32); the values are numbers (llvm-mc-19 takes no register
+/// names here).
+pub fn hwreg_struct(src: &str, fields: &[StructField]) -> Result<u32, AsmError> {
+    const NAMES: [&str; 3] = ["id", "offset", "size"];
+    let mut values: [Option<&StructField>; 3] = [None; 3];
+    for f in fields {
+        let Some(i) = NAMES.iter().position(|&n| n == &src[f.name.clone()]) else {
+            return Err(AsmError::new(f.name.clone(), "unknown field"));
+        };
+        if values[i].is_some() {
+            return Err(AsmError::new(f.name.clone(), "duplicate field"));
+        }
+        values[i] = Some(f);
+    }
+    let field =
+        |i: usize, default: i64, range: std::ops::RangeInclusive<i64>, msg: &str| match values[i] {
+            None => Ok(default),
+            Some(f) if range.contains(&f.value) => Ok(f.value),
+            Some(f) => Err(AsmError::new(f.value_span.clone(), msg.to_string())),
+        };
+    let id = field(
+        0,
+        0,
+        0..=63,
+        "invalid hardware register: only 6-bit values are legal",
+    )?;
+    let offset = field(
+        1,
+        0,
+        0..=31,
+        "invalid bit offset: only 5-bit values are legal",
+    )?;
+    let size = field(
+        2,
+        32,
+        1..=32,
+        "invalid bitfield width: only values from 1 to 32 are legal",
+    )?;
+    Ok(id as u32 | (offset as u32) << 6 | (size as u32 - 1) << 11)
 }
 
 /// `sendmsg(MSG[, OP[, STREAM]])` → simm16.

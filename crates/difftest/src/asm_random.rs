@@ -405,6 +405,18 @@ const MSG_NAMES: &[(&str, u32)] = &[
 /// as numbers.
 fn respell_symbolic(item: &str, rng: &mut Rng) -> String {
     let mut s = item.to_string();
+    if s.starts_with("hwreg(") && rng.one_in(3) {
+        return hwreg_as_struct(&s, rng);
+    }
+    if let Some(rest) = s
+        .strip_prefix('a')
+        .filter(|r| r.starts_with(|c: char| c.is_ascii_digit() || c == '['))
+    {
+        // LLVM's other spelling of the AccVGPR prefix.
+        if rng.one_in(3) {
+            return format!("acc{rest}");
+        }
+    }
     if s.starts_with("hwreg(") {
         if s.ends_with(", 0, 32)") && rng.one_in(2) {
             s = s.replace(", 0, 32)", ")");
@@ -422,6 +434,34 @@ fn respell_symbolic(item: &str, rng: &mut Rng) -> String {
         }
     }
     s
+}
+
+/// `hwreg(NAME_OR_ID, OFFSET, SIZE)` as LLVM 19's structured operand: `{id: N, offset: O,
+/// size: S}`, the fields in a random order, those at their default sometimes left out.
+fn hwreg_as_struct(item: &str, rng: &mut Rng) -> String {
+    let inner = &item["hwreg(".len()..item.len() - 1];
+    let args: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let id = HWREG_NAMES
+        .iter()
+        .find(|(name, _)| *name == args[0])
+        .map_or_else(|| args[0].to_string(), |(_, id)| id.to_string());
+    let offset = args.get(1).copied().unwrap_or("0");
+    let size = args.get(2).copied().unwrap_or("32");
+    let mut fields: Vec<String> = Vec::new();
+    for (name, value, default) in [
+        ("id", id.as_str(), "0"),
+        ("offset", offset, "0"),
+        ("size", size, "32"),
+    ] {
+        if value != default || !rng.one_in(2) {
+            fields.push(format!("{name}: {value}"));
+        }
+    }
+    for k in (1..fields.len()).rev() {
+        let j = rng.below(k as u64 + 1) as usize;
+        fields.swap(k, j);
+    }
+    format!("{{{}}}", fields.join(", "))
 }
 
 fn shuffle_modifiers(p: &mut Parsed, rng: &mut Rng) {

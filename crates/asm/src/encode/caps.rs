@@ -193,9 +193,9 @@ impl Caps {
 
 /// Takes `clamp` if present, refusing it where the form has none.
 pub(crate) fn take_clamp(a: &mut super::Asm<'_>, caps: &Caps) -> Result<bool, AsmError> {
-    match a.take("clamp") {
-        Some(m) if !caps.clamp => Err(AsmError::new(m.span.clone(), caps.clamp_msg)),
-        m => Ok(m.is_some()),
+    match a.take_bit("clamp") {
+        Some((_, m)) if !caps.clamp => Err(AsmError::new(m.span.clone(), caps.clamp_msg)),
+        m => Ok(m.is_some_and(|(on, _)| on)),
     }
 }
 

@@ -85,7 +85,7 @@ pub(super) fn encode_ds(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Res
         }
         a.set(Field::Offset, v as u32);
     }
-    let gds = a.flag("gds");
+    let gds = a.bit("gds");
     if gds || gws {
         if def.has(flags::NOGDS) || (gds && gen.has_unified_agprs() && !gws) {
             return Err(AsmError::new(
@@ -120,11 +120,29 @@ fn swizzle_offset(a: &mut Asm<'_>) -> Result<u32, AsmError> {
 /// `sc0 sc1 nt` on gfx940. Sets the fields named by the layout.
 fn cache_bits(a: &mut Asm<'_>, glc_ok: bool) -> Result<(), AsmError> {
     let gfx940 = a.gen == Gen::Gfx940;
+    // Before gfx940 llvm-mc knows `dlc` (gfx10's) and `scc` (gfx90a's) by name everywhere,
+    // and says where they are missing.
+    if !gfx940 {
+        if let Some((_, m)) = a.take_bit("dlc") {
+            return Err(AsmError::new(
+                m.span.clone(),
+                "dlc modifier is not supported on this GPU",
+            ));
+        }
+        if a.gen != Gen::Gfx90a {
+            if let Some((_, m)) = a.take_bit("scc") {
+                return Err(AsmError::new(
+                    m.span.clone(),
+                    "scc modifier is not supported on this GPU",
+                ));
+            }
+        }
+    }
     let (glc, slc, sc1) = if gfx940 {
-        (a.flag("sc0"), a.flag("nt"), a.flag("sc1"))
+        (a.bit("sc0"), a.bit("nt"), a.bit("sc1"))
     } else {
-        let scc = a.gen == Gen::Gfx90a && a.flag("scc");
-        (a.flag("glc"), a.flag("slc"), scc)
+        let scc = a.gen == Gen::Gfx90a && a.bit("scc");
+        (a.bit("glc"), a.bit("slc"), scc)
     };
     if glc {
         if !glc_ok {

@@ -21,7 +21,7 @@ pub(super) fn encode_mimg(
     a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
     a.order = order::MIMG;
     if gen.is_gfx9_family() {
-        if let Some(m) = a.take("r128") {
+        if let Some((_, m)) = a.take_bit("r128") {
             return Err(AsmError::new(
                 m.span.clone(),
                 "r128 modifier is not supported on this GPU",
@@ -46,22 +46,40 @@ pub(super) fn encode_mimg(
         ("lwe", Field::Lwe),
         ("da", Field::Da),
     ] {
-        if a.flag(name) {
+        if a.bit(name) {
             a.set(field, 1);
         }
     }
-    if gen != Gen::Gfx90a && a.flag("tfe") {
+    if gen != Gen::Gfx90a && a.bit("tfe") {
         a.set(Field::Tfe, 1);
     }
     if agpr {
         a.set(Field::Tfe, 1);
     }
-    if gen == Gen::Gfx90a && a.flag("scc") {
+    if gen == Gen::Gfx90a && a.bit("scc") {
         a.bits |= MIMG_SCC;
     }
     // Atomics, image_get_lod and image_get_resinfo have no d16 operand in LLVM.
     let takes_d16 = !def.has(flags::ATOMIC) && !def.has(flags::NOD16);
-    let d16 = !gen.is_si_ci() && takes_d16 && a.flag("d16");
+    // gfx6/gfx7 have no d16, gfx6 to gfx8 no a16: llvm-mc knows the names and says so
+    // (it takes `nod16` there, not `noa16`).
+    for (name, missing) in [
+        ("d16", gen.is_si_ci() && takes_d16),
+        ("a16", !gen.is_gfx9_family()),
+    ] {
+        if missing {
+            if let Some((on, m)) = a.take_bit(name) {
+                if !on && name == "d16" {
+                    continue;
+                }
+                return Err(AsmError::new(
+                    m.span.clone(),
+                    format!("{name} modifier is not supported on this GPU"),
+                ));
+            }
+        }
+    }
+    let d16 = !gen.is_si_ci() && takes_d16 && a.bit("d16");
     if d16 {
         a.set(Field::D16, 1);
     }
@@ -223,10 +241,13 @@ pub(super) fn encode_exp(
         }
     }
     a.set(Field::En, en);
-    for (name, field) in [("done", Field::Done), ("vm", Field::Vm)] {
-        if a.flag(name) {
-            a.set(field, 1);
-        }
+    // `novm` is taken (as llvm-mc takes it); `nodone` is not, and `nocompr` crashes
+    // llvm-mc-19, so gcnkit refuses it.
+    if a.flag("done") {
+        a.set(Field::Done, 1);
+    }
+    if a.bit("vm") {
+        a.set(Field::Vm, 1);
     }
     if compr {
         a.set(Field::Compr, 1);
@@ -361,7 +382,7 @@ fn encode_vintrp_form(
         a.set(Field::Src1, 256 + v);
         set_src_mods(a, 1, o)?;
     }
-    if a.flag("clamp") {
+    if a.bit("clamp") {
         a.set(Field::Clamp, 1);
     }
     let om = omod(a)?;

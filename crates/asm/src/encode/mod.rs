@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use gcnkit_isa::encoding::{layout, Layout};
 use gcnkit_isa::{
-    DataType, Encoding, Field, Gen, InstrDef, InstrId, MnemonicAlias, Target, INSTRUCTIONS,
+    DataType, Encoding, Field, Gen, InstrDef, InstrId, MnemonicAlias, Role, Target, INSTRUCTIONS,
 };
 use rustc_hash::FxHashMap;
 
@@ -208,6 +208,7 @@ fn assemble_parsed(
         _ => want,
     };
     check_registers(target, parsed)?;
+    check_structured(parsed, rows)?;
     let mut first_err: Option<AsmError> = None;
     let mut any_here = false;
     let ops_end = parsed.operands.last().map_or(0, |o| o.span.end);
@@ -237,6 +238,39 @@ fn assemble_parsed(
     Err(vec![first_err.unwrap_or_else(|| {
         AsmError::new(0..stmt.len(), "invalid operand for instruction")
     })])
+}
+
+/// A structured operand (`{id: 1}`) stands only for the `hwreg` operand of the
+/// `s_getreg`/`s_setreg` rows (`+hwreg`); anywhere else llvm-mc cannot read its brace.
+fn check_structured(s: &Stmt<'_>, rows: &[InstrId]) -> Result<(), Vec<AsmError>> {
+    for (i, o) in s.operands.iter().enumerate() {
+        if !matches!(o.value, Value::Struct(_)) {
+            continue;
+        }
+        let hwreg_here = rows.iter().any(|&id| {
+            let def = &INSTRUCTIONS[id as usize];
+            def.has(gcnkit_isa::flags::HWREG)
+                && def.operands.iter().position(|od| od.role == Role::Simm16) == Some(i)
+        });
+        if !hwreg_here {
+            return Err(vec![AsmError::new(
+                o.span.start..o.span.start + 1,
+                "unknown token in expression",
+            )]);
+        }
+    }
+    Ok(())
+}
+
+/// llvm-mc's refusal of an encoding suffix the instruction has no form for.
+fn unsupported_variant(want: Want, s: &Stmt<'_>) -> AsmError {
+    let msg = match want {
+        Want::E64 => "e64 variant of this instruction is not supported",
+        Want::Sdwa => "sdwa variant of this instruction is not supported",
+        Want::Dpp => "dpp variant of this instruction is not supported",
+        _ => "e32 variant of this instruction is not supported",
+    };
+    AsmError::new(s.mnemonic_span.clone(), msg)
 }
 
 /// Register checks that depend on the processor rather than the generation: xnack_mask
@@ -411,7 +445,7 @@ impl<'a> Asm<'a> {
         // llvm-mc reads a run of cache-policy words as one operand; a comma inside the run
         // starts another, which no instruction takes (`glc, slc`).
         for pair in self.mods.windows(2) {
-            let cache = |m: &Modifier<'_>| order::CACHE.contains(&m.name);
+            let cache = |m: &Modifier<'_>| order::is_cache(m.name);
             if cache(&pair[0])
                 && cache(&pair[1])
                 && self
@@ -474,25 +508,18 @@ impl<'a> Asm<'a> {
     }
 
     /// Non-VALU instructions: llvm-mc ignores an `_e32` suffix (its forced 32-bit
-    /// encoding only excludes VOP3), and rejects the others.
+    /// encoding only excludes VOP3), and names the encoding the others ask for.
     fn no_suffix(&self, want: Want, s: &Stmt<'_>) -> Result<(), AsmError> {
-        if matches!(want, Want::Any | Want::E32) {
-            Ok(())
-        } else {
-            Err(AsmError::new(
-                s.mnemonic_span.clone(),
-                "invalid instruction",
-            ))
+        match want {
+            Want::Any | Want::E32 => Ok(()),
+            _ => Err(unsupported_variant(want, s)),
         }
     }
 
     fn e64_only(&self, want: Want, s: &Stmt<'_>) -> Result<(), AsmError> {
         match want {
             Want::Any | Want::E64 => Ok(()),
-            _ => Err(AsmError::new(
-                s.mnemonic_span.clone(),
-                "e32 variant of this instruction is not supported",
-            )),
+            _ => Err(unsupported_variant(want, s)),
         }
     }
 
@@ -508,6 +535,25 @@ impl<'a> Asm<'a> {
     /// True if the flag `name` is present (marking it used).
     pub fn flag(&mut self, name: &str) -> bool {
         self.take(name).is_some()
+    }
+
+    /// A boolean modifier llvm-mc also takes negated, as `no<name>` (`noglc`, `noclamp`,
+    /// `nogds`): `Some((true, m))` for `name`, `Some((false, m))` for its negation, marking
+    /// it used. The negation sets nothing.
+    pub fn take_bit(&mut self, name: &str) -> Option<(bool, &'a Modifier<'a>)> {
+        let i = self
+            .mods
+            .iter()
+            .position(|m| m.name == name || m.name.strip_prefix("no") == Some(name))?;
+        self.used |= 1 << i;
+        let m = &self.mods[i];
+        Some((m.name == name, m))
+    }
+
+    /// True if the boolean modifier `name` is present; its negation `no<name>` is taken too
+    /// (and gives false).
+    pub fn bit(&mut self, name: &str) -> bool {
+        self.take_bit(name).is_some_and(|(on, _)| on)
     }
 
     /// True if a modifier named `name` is present, without using it.

@@ -13,11 +13,23 @@ use crate::operand::Modifier;
 /// position (only the cache-policy group may hold more than one of them).
 pub(crate) type Order = &'static [&'static [&'static str]];
 
-/// The cache-policy bits: one operand in LLVM (`$cpol`).
-pub(crate) const CACHE: &[&str] = &[
-    "glc", "slc", "dlc", "scc", "sc0", "sc1", "nt", "noglc", "noslc", "nodlc", "noscc", "nosc0",
-    "nosc1", "nont",
-];
+/// The cache-policy bits: one operand in LLVM (`$cpol`). Each may also be written negated
+/// (`noglc`), which names the same bit.
+pub(crate) const CACHE: &[&str] = &["glc", "slc", "dlc", "scc", "sc0", "sc1", "nt"];
+
+/// The modifier a name stands for: `noglc` is `glc` written negated, where `glc` is a
+/// modifier of `order`.
+fn base_name(order: Order, name: &str) -> &str {
+    match name.strip_prefix("no") {
+        Some(base) if order.iter().any(|g| g.contains(&base)) => base,
+        _ => name,
+    }
+}
+
+/// True for a cache-policy word, plain or negated.
+pub(crate) fn is_cache(name: &str) -> bool {
+    CACHE.contains(&name) || name.strip_prefix("no").is_some_and(|b| CACHE.contains(&b))
+}
 
 /// DS: `offset` or `offset0 offset1`, then `gds`.
 pub(crate) const DS: Order = &[&["offset"], &["offset0"], &["offset1"], &["gds"]];
@@ -110,12 +122,13 @@ pub(crate) fn check(order: Order, mods: &[Modifier<'_>]) -> Result<(), AsmError>
     let mut last: Option<usize> = None;
     let mut cache_seen: u32 = 0;
     for m in mods {
-        let Some(rank) = order.iter().position(|g| g.contains(&m.name)) else {
+        let name = base_name(order, m.name);
+        let Some(rank) = order.iter().position(|g| g.contains(&name)) else {
             continue;
         };
         let cache = order[rank] == CACHE;
         if cache {
-            let bit = 1 << CACHE.iter().position(|&n| n == m.name).unwrap_or(0);
+            let bit = 1 << CACHE.iter().position(|&n| n == name).unwrap_or(0);
             if cache_seen & bit != 0 {
                 return Err(AsmError::new(
                     m.span.clone(),

@@ -160,6 +160,9 @@ fn sopk_imm(a: &mut Asm<'_>, def: &InstrDef, o: &Operand) -> Result<u32, AsmErro
             }
             return symbolic::hwreg(a.src, a.gen, args, &o.span);
         }
+        if let Value::Struct(fields) = &o.value {
+            return symbolic::hwreg_struct(a.src, fields);
+        }
         return uimm16(a, o, HWREG_EXPECTED);
     }
     if def.has(flags::BRANCH) {
@@ -363,6 +366,10 @@ pub(super) fn encode_smem(
             ));
         }
     }
+    // SMRD has no cache policy, but llvm-mc takes the negated glc there.
+    if smrd && a.mods.iter().any(|m| m.name == "noglc") {
+        a.take("noglc");
+    }
     let mut i = 0;
     if let Some(d) = sdata {
         let o = operand(ops, 0, a.src)?;
@@ -399,7 +406,7 @@ pub(super) fn encode_smem(
     // A missing offset is the immediate 0 (llvm-mc's default).
     if ops.len() == i + 1 {
         a.set(Field::Imm, 1);
-        if takes_glc && a.flag("glc") {
+        if takes_glc && a.bit("glc") {
             a.set(Field::Glc, 1);
         }
         return Ok(());
@@ -410,7 +417,7 @@ pub(super) fn encode_smem(
         smrd_offset(a, off)?;
     } else {
         smem_offset(a, off)?;
-        if takes_glc && a.flag("glc") {
+        if takes_glc && a.bit("glc") {
             a.set(Field::Glc, 1);
         }
     }

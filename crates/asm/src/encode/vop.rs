@@ -174,7 +174,7 @@ pub(super) fn src_value(
             a.bus.read(v, ty.dwords(), &o.span);
             Ok(v)
         }
-        Value::Call(..) => Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
+        Value::Call(..) | Value::Struct(_) => Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
     }
 }
 
@@ -421,7 +421,13 @@ fn encode_e32(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
                     "v_readfirstlane_b32" if !matches!(&o.value, Value::Reg(r) if r.is_vgpr() || r.index == LDS_DIRECT && r.file == RegFile::Special) => {
                         return Err(AsmError::new(o.span.clone(), INVALID_OPERAND))
                     }
-                    _ if lane_si && name == "v_readlane_b32" => 256 + a.vreg(o, 1, false)?,
+                    _ if lane_si && name == "v_readlane_b32" => match &o.value {
+                        // gfx6/gfx7's VOP2 v_readlane_b32 reads lds_direct too.
+                        Value::Reg(r) if r.file == RegFile::Special && r.index == LDS_DIRECT => {
+                            LDS_DIRECT
+                        }
+                        _ => 256 + a.vreg(o, 1, false)?,
+                    },
                     // The value v_writelane_b32 writes is scalar (a VGPR is llvm-mc's
                     // "invalid operand").
                     _ if lane_si
@@ -494,11 +500,11 @@ pub(crate) fn omod(a: &mut Asm<'_>) -> Result<u32, AsmError> {
     Ok(v)
 }
 
-/// Sets `clamp` of a VOP3 word: bit 15 on gfx8+ and in VOP3B, bit 11 in gfx6/7 VOP3A.
+/// Sets `clamp` of a VOP3 word: bit 15 on gfx8+, bit 11 in gfx6/7 VOP3A, nothing in gfx6/7 VOP3B.
 pub(crate) fn set_clamp(a: &mut Asm<'_>, vop3b: bool) {
-    if a.gen.is_si_ci() && vop3b {
-        a.bits |= 1 << 15;
-    } else {
+    // gfx6/gfx7's VOP3B has no clamp bit: llvm-mc takes `clamp` on v_div_scale_* there (the
+    // only VOP3B rows that accept it) and encodes nothing.
+    if !(a.gen.is_si_ci() && vop3b) {
         a.set(Field::Clamp, 1);
     }
 }

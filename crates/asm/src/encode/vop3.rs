@@ -78,11 +78,22 @@ pub(super) fn encode_vop3(
                 let v = if lane && def.mnemonic == "v_readlane_b32" && od.role == Role::Src0 {
                     match &o.value {
                         Value::Reg(r) if r.file == RegFile::Special && r.index == LDS_DIRECT => {
+                            super::vop::check_lds_direct(a, o)?;
                             LDS_DIRECT
                         }
                         _ => 256 + a.vreg(o, 1, false)?,
                     }
                 } else if lane {
+                    // The VOP3 v_writelane_b32 has no form reading lds_direct (gfx6/gfx7's
+                    // VOP2 one has); llvm-mc says so for the whole statement.
+                    if od.role == Role::Src0
+                        && matches!(&o.value, Value::Reg(r) if r.file == RegFile::Special && r.index == LDS_DIRECT)
+                    {
+                        return Err(AsmError::new(
+                            0..a.src.len(),
+                            "operands are not valid for this GPU or mode",
+                        ));
+                    }
                     let v = a.ssrc(o, DataType::B32, false)?;
                     if od.role == Role::Src0 {
                         a.bus.read(v, 1, &o.span);
@@ -160,7 +171,7 @@ fn encode_interp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(),
         .and_then(|(n, c)| Some((n.parse::<u32>().ok()?, "xyzw".find(c)? as u32)))
         .filter(|&(n, _)| n <= 32)
         .ok_or_else(|| AsmError::new(ops[2].span.clone(), INVALID_OPERAND))?;
-    let high = u32::from(a.flag("high"));
+    let high = u32::from(a.bit("high"));
     a.set(Field::Src0, n | c << 6 | high << 8);
     if has_src2 {
         let v = a.vreg(&plain(&ops[3]), 1, false)?;
@@ -256,7 +267,7 @@ pub(super) fn encode_vop3p(
     a.set(Field::OpSelHi2, op_sel_hi >> 2 & 1);
     a.set(Field::Neg, neg_lo);
     a.set(Field::NegHi, neg_hi);
-    if a.flag("clamp") {
+    if a.bit("clamp") {
         a.set(Field::Clamp, 1);
     }
     Ok(())
