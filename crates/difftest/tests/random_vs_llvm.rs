@@ -5,7 +5,9 @@
 //! assemble with `llvm-mc` to bytes that gcnkit prints the same way again.
 //!
 //! Skips (and says so) when LLVM 19 is not installed. `GCNKIT_RANDOM_PER_ROW` sets the number
-//! of samples per row and form (default 3); `GCNKIT_RANDOM_SEED` the seed.
+//! of samples per row and form (default 3); `GCNKIT_RANDOM_SEED` the seed;
+//! `GCNKIT_RANDOM_MCPUS` a comma-separated list of processors to run instead of the default
+//! eight (any processor gcnkit supports; those without a floor have none).
 
 use std::collections::BTreeMap;
 
@@ -20,6 +22,11 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
+
+/// The processors compared by default: one per generation, plus gfx906 (dot instructions).
+const DEFAULT_MCPUS: &[&str] = &[
+    "gfx600", "gfx704", "gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940",
+];
 
 struct Case {
     key: String,
@@ -93,9 +100,12 @@ fn random_encodings_agree_with_llvm() {
     let mut failures = Vec::new();
     let mut crashed = Vec::new();
     let (mut all_compared, mut all_agreed) = (0, 0);
-    for mcpu in [
-        "gfx600", "gfx704", "gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940",
-    ] {
+    let chosen = std::env::var("GCNKIT_RANDOM_MCPUS").ok();
+    let mcpus: Vec<&str> = match &chosen {
+        Some(list) => list.split(',').map(str::trim).filter(|s| !s.is_empty()).collect(),
+        None => DEFAULT_MCPUS.to_vec(),
+    };
+    for mcpu in mcpus {
         let target = Target::parse(mcpu, None).expect("known processor");
         let mut rng = Rng::new(seed ^ target.processor.elf_mach as u64);
         let cases = cases_for(&target, &mut rng, per_row);

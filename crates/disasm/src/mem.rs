@@ -179,10 +179,6 @@ fn packed_d16_dwords(unpacked: u32) -> u32 {
     unpacked.div_ceil(2)
 }
 
-/// The processors whose gfx8 `+d16unpacked` rows actually use the packed widths (Stoney).
-fn has_packed_d16(inst: &Instruction, ctx: &PrintContext<'_>) -> bool {
-    inst.gen != Gen::Gfx8 || ctx.target.processor.name == "gfx810"
-}
 
 /// Whether an atomic with glc (sc0) set is valid: rows marked `+glcret=gens` return only on
 /// those generations; LLVM rejects glc=1 elsewhere.
@@ -245,7 +241,7 @@ fn print_buf(
                 }
                 sep(out, &mut first);
                 let mut dwords = op.ty.dwords();
-                if def.has(flags::D16UNPACKED) && has_packed_d16(inst, ctx) {
+                if def.has(flags::D16UNPACKED) && ctx.target.processor.has_packed_d16() {
                     dwords = packed_d16_dwords(dwords);
                 }
                 push_vreg(out, acc, inst.field(Field::Vdata), dwords + tfe as u32)?;

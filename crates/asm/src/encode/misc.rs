@@ -135,8 +135,7 @@ fn mimg_data_size(
     d16: bool,
 ) -> Result<(), AsmError> {
     let gen = a.gen;
-    let packed_d16 = !gen.is_si_ci()
-        && (gen != Gen::Gfx8 || a.target.processor.name == "gfx810")
+    let packed_d16 = a.target.processor.has_packed_d16()
         && !def.has(flags::ATOMIC)
         && !def.has(flags::NOD16);
     let mut size = if def.has(flags::GATHER) {
