@@ -50,6 +50,30 @@ GROUPS = [
         # A gather with d16 and tfe: there is no class of three registers, four print.
         ('gfx810', [0x00, 0x02, 0x01, 0xf1, 0x00, 0x00, 0x40, 0x80]),
     ]),
+    ('v_ldexp_f16: an FP inline constant as the integer exponent prints as the half-precision '
+     'value (VOP3 and SDWA); other 16-bit integer sources print its bits in hex', [
+        (cpu, stmt)
+        for cpu in ['gfx803', 'gfx900', 'gfx90a', 'gfx940']
+        for stmt in [
+            'v_ldexp_f16_e64 v0, v1, 0.5',
+            'v_ldexp_f16_e64 v0, v1, -4.0',
+            'v_ldexp_f16_e64 v0, v1, 0.15915494',
+            'v_ldexp_f16_e64 v0, -v1, sext(1.0)',
+            'v_ldexp_f16_e64 v0, v1, sext(-2)',
+            'v_ldexp_f16_e64 v0, 0.5, v1 clamp',
+            'v_add_u16_e64 v0, v1, 0.5',
+            'v_ldexp_f32 v0, v1, -0.5',
+            'v_ldexp_f64 v[0:1], v[2:3], 2.0',
+        ] + ([] if cpu == 'gfx803' else [
+            'v_ldexp_f16_sdwa v0, v1, 0.5 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:DWORD src1_sel:DWORD',
+            'v_ldexp_f16_sdwa v0, v1, sext(-1.0) dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_0 src1_sel:DWORD',
+            'v_mul_lo_u16_sdwa v0, v1, 0.5 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:DWORD src1_sel:DWORD',
+        ])
+    ] + [
+        # 1/(2*pi) as the SDWA exponent prints as 0.15915494, which llvm-mc-19 then refuses.
+        (cpu, [0xf9, 0xf0, 0x01, 0x66, 0x01, 0x16, 0x06, 0x86])
+        for cpu in ['gfx900', 'gfx90a', 'gfx940']
+    ]),
 ]
 
 

@@ -231,6 +231,13 @@ fn print_operands_from(
                     "v_swap_b32" | "v_movrels_b32" | "v_movrelsd_b32" => {
                         push_restricted_src(out, gen, value, literal, "VGPR_32")?;
                     }
+                    // LLVM prints an FP inline constant read by the 16-bit integer source of
+                    // an FP instruction (v_ldexp_f16's exponent, in VOP3 and SDWA) as the
+                    // half-precision value it stands for (`0.5`); other 16-bit integer
+                    // sources print its bits in hex (`0x3800`).
+                    _ if caps.mods[i] == ModKind::Int => {
+                        push_src_mods(out, gen, value, DataType::F16, literal, mods)?;
+                    }
                     _ => push_src_mods(out, gen, value, op.ty, literal, mods)?,
                 }
             }
