@@ -4,7 +4,7 @@ or on one operand type, which the per-family generators do not reach.
 
 Each case is (mcpu, statement) or (mcpu, bytes). A statement is assembled by llvm-mc-19; from
 gfx8 on the vector's text is what llvm-mc-19 disassembles the bytes to, on gfx6/gfx7 (which
-LLVM 19 cannot disassemble) the text llvm-mc prints for the statement it assembled. Bytes are
+LLVM 19 cannot disassemble) the statement itself, written as gcnkit prints it. Bytes are
 disassembled (gfx8+ only). Every case must succeed: the script stops on any llvm-mc error.
 
 Run from the repository root:  python3 tools/probe/targeted_vectors.py
@@ -74,6 +74,32 @@ GROUPS = [
         (cpu, [0xf9, 0xf0, 0x01, 0x66, 0x01, 0x16, 0x06, 0x86])
         for cpu in ['gfx900', 'gfx90a', 'gfx940']
     ]),
+    ('gfx6/gfx7: ds_swizzle_b32 offsets whose BITMASK_PERM string would assemble to other masks '
+     'print as the number; the others keep their swizzle() form', [
+        (cpu, stmt)
+        for cpu in ['gfx600', 'gfx700']
+        for stmt in [
+            'ds_swizzle_b32 v1, v2 offset:65535',
+            'ds_swizzle_b32 v1, v2 offset:2047',
+            'ds_swizzle_b32 v1, v2 offset:1023 gds',
+            'ds_swizzle_b32 v1, v2 offset:swizzle(BITMASK_PERM,"01pi0")',
+            'ds_swizzle_b32 v1, v2 offset:swizzle(QUAD_PERM,3,3,3,3)',
+            'ds_swizzle_b32 v1, v2 offset:swizzle(SWAP,16)',
+            'ds_swizzle_b32 v1, v2 offset:swizzle(REVERSE,8)',
+            'ds_swizzle_b32 v1, v2 offset:swizzle(BROADCAST,4,1)',
+        ]
+    ]),
+    ('gfx6/gfx7: the VOP3 forms of the operand-less v_nop and v_clrexcp keep their _e64 '
+     '(LLVM prints them bare, which llvm-mc reads as the 32-bit form)', [
+        (cpu, stmt)
+        for cpu in ['gfx600', 'gfx700']
+        for stmt in ['v_nop_e64', 'v_clrexcp_e64', 'v_nop', 'v_clrexcp']
+    ] + [
+        (cpu, data)
+        for cpu in ['gfx803', 'gfx900']
+        for data in [[0x00, 0x00, 0x40, 0xd1, 0x00, 0x00, 0x00, 0x00],
+                     [0x00, 0x00, 0x75, 0xd1, 0x00, 0x00, 0x00, 0x00]]
+    ]),
 ]
 
 
@@ -88,8 +114,8 @@ def run_mc(args, text):
 
 def assemble(cpu, stmt):
     (line,) = run_mc(['-mcpu=' + cpu, '-show-encoding'], stmt + '\n')
-    text, enc = line.split('; encoding:')
-    return [int(b, 16) for b in enc.strip().strip('[]').split(',')], text.strip()
+    enc = line.split('; encoding:')[1]
+    return [int(b, 16) for b in enc.strip().strip('[]').split(',')]
 
 
 def disassemble(cpu, data):
@@ -105,7 +131,7 @@ def main():
         out.append('# ' + comment)
         for cpu, case in cases:
             if isinstance(case, str):
-                data, text = assemble(cpu, case)
+                data, text = assemble(cpu, case), case
             else:
                 data, text = case, None
             if not SI_CI.match(cpu):

@@ -7,7 +7,8 @@
 //! Skips (and says so) when LLVM 19 is not installed. `GCNKIT_RANDOM_PER_ROW` sets the number
 //! of samples per row and form (default 3); `GCNKIT_RANDOM_SEED` the seed;
 //! `GCNKIT_RANDOM_MCPUS` a comma-separated list of processors to run instead of the default
-//! eight (any processor gcnkit supports; those without a floor have none).
+//! ones (any processor gcnkit supports; those without a floor have none);
+//! `GCNKIT_RANDOM_EXAMPLES` how many disagreements to show per encoding and form (default 3).
 
 use std::collections::BTreeMap;
 
@@ -96,6 +97,7 @@ fn random_encodings_agree_with_llvm() {
         return;
     };
     let per_row = env_u64("GCNKIT_RANDOM_PER_ROW", 3);
+    let shown = env_u64("GCNKIT_RANDOM_EXAMPLES", 3) as usize;
     let seed = env_u64("GCNKIT_RANDOM_SEED", 0x5eed);
     let mut failures = Vec::new();
     let mut crashed = Vec::new();
@@ -130,7 +132,7 @@ fn random_encodings_agree_with_llvm() {
                     .map(|(text, _)| text);
                 if again.as_deref() == case.ours.as_deref() {
                     t.agreed += 1;
-                } else if t.examples.len() < 3 {
+                } else if t.examples.len() < shown {
                     t.examples.push(format!(
                         "    {:02x?}: gcnkit `{}` -> llvm-mc {:02x?} -> gcnkit {:?}",
                         case.bytes,
@@ -161,7 +163,7 @@ fn random_encodings_agree_with_llvm() {
                 };
                 if same {
                     t.agreed += 1;
-                } else if t.examples.len() < 3 {
+                } else if t.examples.len() < shown {
                     t.examples.push(format!(
                         "    {:02x?}: gcnkit {:?} llvm {:?}",
                         case.bytes, case.ours, llvm

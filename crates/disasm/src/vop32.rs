@@ -48,9 +48,15 @@ pub(crate) fn print(
 /// The form suffix LLVM appends to the mnemonic.
 fn suffix(inst: &Instruction) -> &'static str {
     let def = inst.def();
-    // v_nop and v_clrexcp print bare in both encodings.
+    // v_nop and v_clrexcp print bare in both encodings, as LLVM prints them. On gfx6/gfx7,
+    // where the text must stand for the bytes, the VOP3 form keeps its `_e64`: llvm-mc reads
+    // a bare name as the 32-bit form.
     if def.operands.is_empty() {
-        return "";
+        return if inst.form == Form::Vop3 && inst.gen.is_si_ci() {
+            "_e64"
+        } else {
+            ""
+        };
     }
     match inst.form {
         // Instructions LLVM defines without a VOP3 twin (v_readfirstlane_b32, v_madmk_f32,
