@@ -100,6 +100,14 @@ GROUPS = [
         for data in [[0x00, 0x00, 0x40, 0xd1, 0x00, 0x00, 0x00, 0x00],
                      [0x00, 0x00, 0x75, 0xd1, 0x00, 0x00, 0x00, 0x00]]
     ]),
+    ('gfx6/gfx7: a float-looking constant of s_setreg_imm32_b32 prints in hex (llvm-mc-19 reads '
+     '`1.0` there as the double and keeps its low 32 bits, 0)', [
+        (cpu, stmt)
+        for cpu in ['gfx600', 'gfx700']
+        for stmt in ['s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 1), 0x3f800000',
+                     's_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 32), 0xbe22f983',
+                     's_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 1), -16']
+    ] + [('gfx900', [0x01, 0x00, 0x00, 0xba, 0x00, 0x00, 0x80, 0x3f])]),
 ]
 
 

@@ -104,7 +104,11 @@ fn random_encodings_agree_with_llvm() {
     let (mut all_compared, mut all_agreed) = (0, 0);
     let chosen = std::env::var("GCNKIT_RANDOM_MCPUS").ok();
     let mcpus: Vec<&str> = match &chosen {
-        Some(list) => list.split(',').map(str::trim).filter(|s| !s.is_empty()).collect(),
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect(),
         None => DEFAULT_MCPUS.to_vec(),
     };
     for mcpu in mcpus {

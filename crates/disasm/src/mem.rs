@@ -198,7 +198,6 @@ fn packed_d16_dwords(unpacked: u32) -> u32 {
     unpacked.div_ceil(2)
 }
 
-
 /// Whether an atomic with glc (sc0) set is valid: rows marked `+glcret=gens` return only on
 /// those generations; LLVM rejects glc=1 elsewhere.
 fn glc_allowed(def: &InstrDef, gen: Gen) -> bool {

@@ -135,9 +135,8 @@ fn mimg_data_size(
     d16: bool,
 ) -> Result<(), AsmError> {
     let gen = a.gen;
-    let packed_d16 = a.target.processor.has_packed_d16()
-        && !def.has(flags::ATOMIC)
-        && !def.has(flags::NOD16);
+    let packed_d16 =
+        a.target.processor.has_packed_d16() && !def.has(flags::ATOMIC) && !def.has(flags::NOD16);
     let mut size = if def.has(flags::GATHER) {
         4
     } else {
