@@ -24,9 +24,10 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// The processors compared by default: one per generation, plus gfx906 (dot instructions).
+/// The processors compared by default: one per generation, plus gfx810 (packed D16 data, unlike
+/// the other gfx8 processors) and gfx906 (dot instructions).
 const DEFAULT_MCPUS: &[&str] = &[
-    "gfx600", "gfx704", "gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940",
+    "gfx600", "gfx704", "gfx803", "gfx810", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940",
 ];
 
 struct Case {
