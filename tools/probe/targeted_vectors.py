@@ -67,7 +67,6 @@ GROUPS = [
         ] + ([] if cpu == 'gfx803' else [
             'v_ldexp_f16_sdwa v0, v1, 0.5 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:DWORD src1_sel:DWORD',
             'v_ldexp_f16_sdwa v0, v1, sext(-1.0) dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_0 src1_sel:DWORD',
-            'v_mul_lo_u16_sdwa v0, v1, 0.5 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:DWORD src1_sel:DWORD',
         ])
     ] + [
         # 1/(2*pi) as the SDWA exponent prints as 0.15915494, which llvm-mc-19 then refuses.
@@ -105,7 +104,7 @@ GROUPS = [
         (cpu, stmt)
         for cpu in ['gfx600', 'gfx700']
         for stmt in ['s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 1), 0x3f800000',
-                     's_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 32), 0xbe22f983',
+                     's_setreg_imm32_b32 hwreg(HW_REG_MODE), 0xbe22f983',
                      's_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 1), -16']
     ] + [('gfx900', [0x01, 0x00, 0x00, 0xba, 0x00, 0x00, 0x80, 0x3f])]),
 ]
