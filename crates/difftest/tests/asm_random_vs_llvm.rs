@@ -6,7 +6,8 @@
 //! The statements come from `gcnkit_difftest::asm_random`: disassembled random encodings,
 //! respelled and partly mutated. Skips (and says so) when LLVM 19 is not installed.
 //! `GCNKIT_SEED` sets the seed, `GCNKIT_ASM_RANDOM_PER_FORM` the number of random encodings
-//! per row and form (default 16). `asm-random-agreement-floor.txt` holds the agreement floors.
+//! per row and form (default 16), `GCNKIT_ASM_RANDOM_MCPUS` a comma-separated list of processors
+//! to run instead of the default ones. `asm-random-agreement-floor.txt` holds the agreement floors.
 //!
 //! Run: `cargo test --release -p gcnkit-difftest --test asm_random_vs_llvm -- --nocapture`
 
@@ -21,7 +22,7 @@ use gcnkit_difftest::asm_random::{
 };
 use gcnkit_difftest::llvm_bin;
 use gcnkit_difftest::random::Rng;
-use gcnkit_isa::Target;
+use gcnkit_isa::{Processor, Target};
 
 const TARGETS: &[&str] = &[
     "gfx600", "gfx700", "gfx803", "gfx900", "gfx904", "gfx906", "gfx908", "gfx90a", "gfx940",
@@ -248,6 +249,16 @@ fn random_statements_assemble_as_llvm_mc_does() {
     let seed = env_u64("GCNKIT_SEED", DEFAULT_SEED);
     let per_form = env_u64("GCNKIT_ASM_RANDOM_PER_FORM", DEFAULT_PER_FORM);
     println!("seed {seed:#x}, {per_form} random encodings per row and form");
+    let chosen = std::env::var("GCNKIT_ASM_RANDOM_MCPUS").ok();
+    let targets: Vec<&'static str> = match &chosen {
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| Processor::by_name(s).expect("known processor").name)
+            .collect(),
+        None => TARGETS.to_vec(),
+    };
     // Targets in parallel: most of the time is spent waiting for llvm-mc.
     let next = AtomicUsize::new(0);
     let reports = Mutex::new(Vec::new());
@@ -256,14 +267,14 @@ fn random_statements_assemble_as_llvm_mc_does() {
         for _ in 0..workers {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&mcpu) = TARGETS.get(i) else { break };
+                let Some(&mcpu) = targets.get(i) else { break };
                 let r = run_target(&bin, mcpu, seed, per_form);
                 reports.lock().unwrap().push(r);
             });
         }
     });
     let mut reports = reports.into_inner().unwrap();
-    reports.sort_by_key(|r| TARGETS.iter().position(|t| *t == r.mcpu));
+    reports.sort_by_key(|r| targets.iter().position(|t| *t == r.mcpu));
     let mut total = Tally::default();
     let mut failures = Vec::new();
     for r in &reports {

@@ -5,7 +5,10 @@
 //! assemble with `llvm-mc` to bytes that gcnkit prints the same way again.
 //!
 //! Skips (and says so) when LLVM 19 is not installed. `GCNKIT_RANDOM_PER_ROW` sets the number
-//! of samples per row and form (default 3); `GCNKIT_RANDOM_SEED` the seed.
+//! of samples per row and form (default 3); `GCNKIT_RANDOM_SEED` the seed;
+//! `GCNKIT_RANDOM_MCPUS` a comma-separated list of processors to run instead of the default
+//! ones (any processor gcnkit supports; those without a floor have none);
+//! `GCNKIT_RANDOM_EXAMPLES` how many disagreements to show per encoding and form (default 3).
 
 use std::collections::BTreeMap;
 
@@ -20,6 +23,12 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
+
+/// The processors compared by default: one per generation, plus gfx810 (packed D16 data, unlike
+/// the other gfx8 processors) and gfx906 (dot instructions).
+const DEFAULT_MCPUS: &[&str] = &[
+    "gfx600", "gfx704", "gfx803", "gfx810", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940",
+];
 
 struct Case {
     key: String,
@@ -89,13 +98,21 @@ fn random_encodings_agree_with_llvm() {
         return;
     };
     let per_row = env_u64("GCNKIT_RANDOM_PER_ROW", 3);
+    let shown = env_u64("GCNKIT_RANDOM_EXAMPLES", 3) as usize;
     let seed = env_u64("GCNKIT_RANDOM_SEED", 0x5eed);
     let mut failures = Vec::new();
     let mut crashed = Vec::new();
     let (mut all_compared, mut all_agreed) = (0, 0);
-    for mcpu in [
-        "gfx600", "gfx704", "gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940",
-    ] {
+    let chosen = std::env::var("GCNKIT_RANDOM_MCPUS").ok();
+    let mcpus: Vec<&str> = match &chosen {
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect(),
+        None => DEFAULT_MCPUS.to_vec(),
+    };
+    for mcpu in mcpus {
         let target = Target::parse(mcpu, None).expect("known processor");
         let mut rng = Rng::new(seed ^ target.processor.elf_mach as u64);
         let cases = cases_for(&target, &mut rng, per_row);
@@ -120,7 +137,7 @@ fn random_encodings_agree_with_llvm() {
                     .map(|(text, _)| text);
                 if again.as_deref() == case.ours.as_deref() {
                     t.agreed += 1;
-                } else if t.examples.len() < 3 {
+                } else if t.examples.len() < shown {
                     t.examples.push(format!(
                         "    {:02x?}: gcnkit `{}` -> llvm-mc {:02x?} -> gcnkit {:?}",
                         case.bytes,
@@ -151,7 +168,7 @@ fn random_encodings_agree_with_llvm() {
                 };
                 if same {
                     t.agreed += 1;
-                } else if t.examples.len() < 3 {
+                } else if t.examples.len() < shown {
                     t.examples.push(format!(
                         "    {:02x?}: gcnkit {:?} llvm {:?}",
                         case.bytes, case.ours, llvm

@@ -106,7 +106,7 @@ fn print_ds(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     } else {
         let offset = inst.field(Field::Offset);
         if def.mnemonic == "ds_swizzle_b32" {
-            push_swizzle(out, offset);
+            push_swizzle(out, offset, gen.is_si_ci());
         } else if offset != 0 {
             out.push_str(" offset:");
             push_u64(out, offset as u64);
@@ -122,7 +122,13 @@ fn print_ds(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
 
 /// The `offset:` of ds_swizzle_b32: a `swizzle(...)` macro when the value is one, as LLVM's
 /// printSwizzle decides.
-fn push_swizzle(out: &mut String, imm: u32) {
+///
+/// A `BITMASK_PERM` string says what becomes of each lane-id bit, so an offset whose masks
+/// overlap (an and-bit also in or, an or-bit also in xor, ...) prints as a string that
+/// assembles to other masks. LLVM prints it anyway; with `exact` (gfx6/gfx7, where the text
+/// must stand for the bytes because LLVM cannot disassemble them) such an offset prints as
+/// the plain number, which llvm-mc keeps as it is.
+fn push_swizzle(out: &mut String, imm: u32, exact: bool) {
     if imm == 0 {
         return;
     }
@@ -147,6 +153,8 @@ fn push_swizzle(out: &mut String, imm: u32) {
             let group = 0x1f - and + 1;
             if group > 1 && group.is_power_of_two() && or < group && xor == 0 {
                 let _ = write!(out, "swizzle(BROADCAST,{group},{or})");
+            } else if exact && !bitmask_perm_is_exact(and, or, xor) {
+                push_u64(out, imm as u64);
             } else {
                 out.push_str("swizzle(BITMASK_PERM,\"");
                 // What each lane-id bit becomes: probed with all-zero and all-one lane ids.
@@ -170,6 +178,17 @@ fn push_swizzle(out: &mut String, imm: u32) {
     }
 }
 
+/// Whether the `BITMASK_PERM` string of these masks assembles back to them: each bit must be
+/// one of `0` (no mask), `1` (or only), `p` (and only) or `i` (and and xor).
+fn bitmask_perm_is_exact(and: u32, or: u32, xor: u32) -> bool {
+    (0..5).all(|bit| {
+        matches!(
+            (and >> bit & 1, or >> bit & 1, xor >> bit & 1),
+            (0, 0, 0) | (0, 1, 0) | (1, 0, 0) | (1, 0, 1)
+        )
+    })
+}
+
 // ---------------------------------------------------------------------------------------------
 // MUBUF / MTBUF
 
@@ -177,11 +196,6 @@ fn push_swizzle(out: &mut String, imm: u32) {
 /// per register), given the unpacked count (one component per register).
 fn packed_d16_dwords(unpacked: u32) -> u32 {
     unpacked.div_ceil(2)
-}
-
-/// The processors whose gfx8 `+d16unpacked` rows actually use the packed widths (Stoney).
-fn has_packed_d16(inst: &Instruction, ctx: &PrintContext<'_>) -> bool {
-    inst.gen != Gen::Gfx8 || ctx.target.processor.name == "gfx810"
 }
 
 /// Whether an atomic with glc (sc0) set is valid: rows marked `+glcret=gens` return only on
@@ -245,7 +259,7 @@ fn print_buf(
                 }
                 sep(out, &mut first);
                 let mut dwords = op.ty.dwords();
-                if def.has(flags::D16UNPACKED) && has_packed_d16(inst, ctx) {
+                if def.has(flags::D16UNPACKED) && ctx.target.processor.has_packed_d16() {
                     dwords = packed_d16_dwords(dwords);
                 }
                 push_vreg(out, acc, inst.field(Field::Vdata), dwords + tfe as u32)?;

@@ -19,11 +19,10 @@ pub(crate) fn print(
     ctx: &PrintContext<'_>,
     out: &mut String,
 ) -> Result<(), PrintError> {
-    let _ = ctx;
     // Dispatch on the row's encoding, not the instruction's: the `_e64` form of a VINTRP
     // instruction is VOP3-encoded.
     match (inst.def().encoding, inst.encoding) {
-        (Encoding::Mimg, _) => print_mimg(inst, out),
+        (Encoding::Mimg, _) => print_mimg(inst, ctx, out),
         (Encoding::Exp, _) => print_exp(inst, out),
         (Encoding::Vintrp, Encoding::Vop3) => print_vintrp_e64(inst, out),
         (Encoding::Vintrp, _) => print_vintrp(inst, out),
@@ -47,7 +46,11 @@ const MIMG_D16_BIT: u64 = 1 << 63;
 
 /// MIMG: `MNEMONIC vdata, vaddr, srsrc[, ssamp] [dmask:0xN] [unorm] [glc] [slc] [scc]
 /// [r128|a16] [tfe] [lwe] [da] [d16]`.
-fn print_mimg(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
+fn print_mimg(
+    inst: &Instruction,
+    ctx: &PrintContext<'_>,
+    out: &mut String,
+) -> Result<(), PrintError> {
     let def = inst.def();
     let gen = inst.gen;
     if inst.bits & MIMG_OP_BIT7 != 0 {
@@ -88,7 +91,8 @@ fn print_mimg(inst: &Instruction, out: &mut String) -> Result<(), PrintError> {
     if data_reg + base > 256 {
         return Err(PrintError::Invalid);
     }
-    let mut count = mimg_vdata_count(def, gen, dmask, tfe, d16);
+    let packed_d16 = d16 && ctx.target.processor.has_packed_d16();
+    let mut count = mimg_vdata_count(def, gen, dmask, tfe, packed_d16);
     if data_reg + count > 256 {
         count = base;
     }
@@ -149,11 +153,11 @@ fn has_no_d16(def: &InstrDef) -> bool {
 /// On gfx6/gfx7 the vectors are what the assembler accepted, which is the natural size:
 /// one register per dmask bit (four for gathers), plus one for TFE. LLVM's gfx8+ decoder
 /// differs for atomics, whose sizes it maps through a fixed set of register classes.
-fn mimg_vdata_count(def: &InstrDef, gen: Gen, dmask: u32, tfe: bool, d16: bool) -> u32 {
+/// `packed_d16` is set when the data is D16 on a processor that packs two components per
+/// register (gfx810, gfx9 and later; the other gfx8 processors take one register each).
+fn mimg_vdata_count(def: &InstrDef, gen: Gen, dmask: u32, tfe: bool, packed_d16: bool) -> u32 {
     let pop = dmask.count_ones();
     let tfe = u32::from(tfe);
-    // gfx9 and later pack two 16-bit components per register; gfx8 does not.
-    let packed = d16 && gen.is_gfx9_family();
     if def.has(flags::ATOMIC) {
         let n = pop.max(1) + tfe;
         if gen.is_si_ci() {
@@ -170,12 +174,12 @@ fn mimg_vdata_count(def: &InstrDef, gen: Gen, dmask: u32, tfe: bool, d16: bool) 
         };
     }
     if def.has(flags::GATHER) {
-        let c = if packed { 2 } else { 4 } + tfe;
+        let c = if packed_d16 { 2 } else { 4 } + tfe;
         // There is no 3-register class among the gather results: d16 with TFE prints 4.
         return if matches!(c, 2 | 4 | 5) { c } else { 4 };
     }
     let c = pop.max(1);
-    let c = if packed { c.div_ceil(2) } else { c };
+    let c = if packed_d16 { c.div_ceil(2) } else { c };
     c + tfe
 }
 

@@ -47,7 +47,15 @@ fn print_salu(
             (Encoding::Sopk, Role::Ssrc0) => {
                 // s_setreg_imm32_b32: the value is the literal dword.
                 let lit = inst.ext.ok_or(PrintError::Invalid)?;
+                let start = out.len();
                 push_imm(out, gen, lit as u64, DataType::I32);
+                // llvm-mc-19 reads a real number here as a double and keeps its low 32 bits
+                // (`1.0` becomes 0). On gfx6/gfx7, where the text must give the bytes back,
+                // a value LLVM would print as a float prints in hex.
+                if gen.is_si_ci() && out[start..].contains('.') {
+                    out.truncate(start);
+                    push_hex(out, lit as u64);
+                }
             }
             (Encoding::Sopk, Role::Simm16) => print_sopk_imm(inst, ctx, out),
             (_, Role::Sdst) => push_scalar_reg(out, gen, inst.field(Field::Sdst), op.ty.dwords())?,

@@ -48,9 +48,15 @@ pub(crate) fn print(
 /// The form suffix LLVM appends to the mnemonic.
 fn suffix(inst: &Instruction) -> &'static str {
     let def = inst.def();
-    // v_nop and v_clrexcp print bare in both encodings.
+    // v_nop and v_clrexcp print bare in both encodings, as LLVM prints them. On gfx6/gfx7,
+    // where the text must stand for the bytes, the VOP3 form keeps its `_e64`: llvm-mc reads
+    // a bare name as the 32-bit form.
     if def.operands.is_empty() {
-        return "";
+        return if inst.form == Form::Vop3 && inst.gen.is_si_ci() {
+            "_e64"
+        } else {
+            ""
+        };
     }
     match inst.form {
         // Instructions LLVM defines without a VOP3 twin (v_readfirstlane_b32, v_madmk_f32,
@@ -230,6 +236,13 @@ fn print_operands_from(
                     // Sources that LLVM types as VGPR-only.
                     "v_swap_b32" | "v_movrels_b32" | "v_movrelsd_b32" => {
                         push_restricted_src(out, gen, value, literal, "VGPR_32")?;
+                    }
+                    // LLVM prints an FP inline constant read by the 16-bit integer source of
+                    // an FP instruction (v_ldexp_f16's exponent, in VOP3 and SDWA) as the
+                    // half-precision value it stands for (`0.5`); other 16-bit integer
+                    // sources print its bits in hex (`0x3800`).
+                    _ if caps.mods[i] == ModKind::Int => {
+                        push_src_mods(out, gen, value, DataType::F16, literal, mods)?;
                     }
                     _ => push_src_mods(out, gen, value, op.ty, literal, mods)?,
                 }

@@ -99,14 +99,20 @@ pub struct Processor {
     pub supports_xnack: bool,
     /// Whether the processor supports the sramecc feature.
     pub supports_sramecc: bool,
+    /// Whether 16-bit (D16) buffer and image data take one VGPR per component, in the low
+    /// half (LLVM's `unpacked-d16-vmem` feature: gfx801–gfx805). Elsewhere from gfx8 on, two
+    /// components share a register (gfx810 packs like gfx9); gfx6/gfx7 have no D16 data.
+    pub unpacked_d16: bool,
 }
 
 macro_rules! processors {
-    ($( $name:literal [$($alias:literal),*] $gen:ident $mach:literal xnack=$x:literal sramecc=$s:literal; )*) => {
+    ($( $name:literal [$($alias:literal),*] $gen:ident $mach:literal xnack=$x:literal sramecc=$s:literal
+        $(unpacked_d16=$u:literal)?; )*) => {
         /// Every processor gcnkit supports.
         pub const PROCESSORS: &[Processor] = &[
             $( Processor { name: $name, aliases: &[$($alias),*], gen: Gen::$gen, elf_mach: $mach,
-                           supports_xnack: $x, supports_sramecc: $s }, )*
+                           supports_xnack: $x, supports_sramecc: $s,
+                           unpacked_d16: false $(|| $u)? }, )*
         ];
     };
 }
@@ -121,10 +127,10 @@ processors! {
     "gfx703" ["kabini", "mullins"] Gfx7 0x25 xnack=false sramecc=false;
     "gfx704" ["bonaire"] Gfx7 0x26 xnack=false sramecc=false;
     "gfx705" [] Gfx7 0x3b xnack=false sramecc=false;
-    "gfx801" ["carrizo"] Gfx8 0x28 xnack=true sramecc=false;
-    "gfx802" ["iceland", "tonga"] Gfx8 0x29 xnack=false sramecc=false;
-    "gfx803" ["fiji", "polaris10", "polaris11"] Gfx8 0x2a xnack=false sramecc=false;
-    "gfx805" ["tongapro"] Gfx8 0x3c xnack=false sramecc=false;
+    "gfx801" ["carrizo"] Gfx8 0x28 xnack=true sramecc=false unpacked_d16=true;
+    "gfx802" ["iceland", "tonga"] Gfx8 0x29 xnack=false sramecc=false unpacked_d16=true;
+    "gfx803" ["fiji", "polaris10", "polaris11"] Gfx8 0x2a xnack=false sramecc=false unpacked_d16=true;
+    "gfx805" ["tongapro"] Gfx8 0x3c xnack=false sramecc=false unpacked_d16=true;
     "gfx810" ["stoney"] Gfx8 0x2b xnack=true sramecc=false;
     "gfx900" [] Gfx9 0x2c xnack=true sramecc=false;
     "gfx902" [] Gfx9 0x2d xnack=true sramecc=false;
@@ -150,6 +156,13 @@ impl Processor {
     /// Looks a processor up by its ELF `EF_AMDGPU_MACH_*` value.
     pub fn by_elf_mach(mach: u8) -> Option<&'static Processor> {
         PROCESSORS.iter().find(|p| p.elf_mach == mach)
+    }
+
+    /// Whether D16 buffer and image data pack two 16-bit components per VGPR (gfx810 and
+    /// gfx9 on); false where each component takes a register and on gfx6/gfx7, which have
+    /// no D16 data.
+    pub fn has_packed_d16(&self) -> bool {
+        !self.gen.is_si_ci() && !self.unpacked_d16
     }
 
     /// Position of this processor in [`PROCESSORS`]; used for per-processor masks.

@@ -262,7 +262,6 @@ fn buf_operands(
     ops: &[Operand],
     addr: &BufAddr,
 ) -> Result<usize, AsmError> {
-    let gen = a.gen;
     let mut i = 0;
     let mut acc = None;
     for od in def.operands {
@@ -273,9 +272,7 @@ fn buf_operands(
         match od.role {
             Role::Vdata => {
                 let mut dwords = od.ty.dwords();
-                if def.has(flags::D16UNPACKED)
-                    && (gen != Gen::Gfx8 || a.target.processor.name == "gfx810")
-                {
+                if def.has(flags::D16UNPACKED) && a.target.processor.has_packed_d16() {
                     dwords = dwords.div_ceil(2);
                 }
                 let v = data_reg(a, def, o, dwords + addr.tfe as u32, &mut acc)?;

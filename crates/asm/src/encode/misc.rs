@@ -84,6 +84,12 @@ pub(super) fn encode_mimg(
         a.set(Field::D16, 1);
     }
     let tfe = a.layout().get(a.bits, Field::Tfe) != 0 && !agpr;
+    // Gathers return four components (two with packed d16), plus tfe's: LLVM has no class
+    // of three registers for their data, so such a tuple is refused as an operand.
+    if def.has(flags::GATHER) && vdata_count == 3 {
+        let span = ops.first().map_or(0..a.src.len(), |o| o.span.clone());
+        return Err(AsmError::new(span, INVALID_OPERAND));
+    }
     mimg_data_size(a, def, vdata_count, dmask.0, tfe, d16)?;
     mimg_dmask(def, &dmask.0, &dmask.1)
 }
@@ -153,10 +159,8 @@ fn mimg_data_size(
     d16: bool,
 ) -> Result<(), AsmError> {
     let gen = a.gen;
-    let packed_d16 = !gen.is_si_ci()
-        && (gen != Gen::Gfx8 || a.target.processor.name == "gfx810")
-        && !def.has(flags::ATOMIC)
-        && !def.has(flags::NOD16);
+    let packed_d16 =
+        a.target.processor.has_packed_d16() && !def.has(flags::ATOMIC) && !def.has(flags::NOD16);
     let mut size = if def.has(flags::GATHER) {
         4
     } else {

@@ -231,7 +231,7 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
     }
     // gfx810 (Stoney) packs D16 like gfx9; the other gfx8 parts use one register per
     // component (the table's +d16unpacked rows).
-    let d16 = if gen == Gen::Gfx8 && ctx.target.processor.name != "gfx810" {
+    let d16 = if ctx.target.processor.unpacked_d16 {
         D16_UNPACKED
     } else {
         D16_PACKED
