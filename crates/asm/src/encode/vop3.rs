@@ -214,6 +214,11 @@ pub(super) fn encode_vop3p(
                     _ if constant && mix => DataType::F16,
                     t => t,
                 };
+                // Packed sources take no modifier `lit(`: no operand fits a register in it.
+                if o.mods.lit && !constant {
+                    let inner = super::vop::inner_span(a, o);
+                    return Err(AsmError::new(inner, super::order::NOT_VALID));
+                }
                 let v = src_value(a, &plain(o), ty, false)?;
                 super::vop::lds_direct_src0_only(i, v, o)?;
                 a.set(field, v);
