@@ -835,7 +835,21 @@ fn encode_dpp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
             _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
         }
     }
-    ext |= dpp_ctrl(a)? << 8;
+    let ctrl_span = a
+        .mods
+        .iter()
+        .find(|m| order::DPP[0].contains(&m.name))
+        .map(|m| m.span.clone());
+    let ctrl = dpp_ctrl(a)?;
+    // gfx90a and gfx940 run DPP on 64-bit operands (the "DP ALU") with row_newbcast only.
+    let wide = def.operands.iter().any(|od| od.ty.bits() == 64);
+    if gen.has_unified_agprs() && wide && !(0x150..=0x15f).contains(&ctrl) {
+        return Err(AsmError::new(
+            ctrl_span.unwrap_or(0..a.src.len()),
+            "DP ALU dpp only supports row_newbcast",
+        ));
+    }
+    ext |= ctrl << 8;
     if let Some((v, span)) = a.int_mod("bound_ctrl")? {
         // llvm-mc sets the bit for both bound_ctrl:0 and bound_ctrl:1.
         if !(0..=1).contains(&v) {
