@@ -842,7 +842,11 @@ fn encode_dpp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
         .map(|m| m.span.clone());
     let ctrl = dpp_ctrl(a)?;
     // gfx90a and gfx940 run DPP on 64-bit operands (the "DP ALU") with row_newbcast only.
-    let wide = def.operands.iter().any(|od| od.ty.bits() == 64);
+    // (vcc as a carry or mask does not count.)
+    let wide = def
+        .operands
+        .iter()
+        .any(|od| matches!(od.role, Role::Vdst | Role::Src0 | Role::Src1) && od.ty.bits() == 64);
     if gen.has_unified_agprs() && wide && !(0x150..=0x15f).contains(&ctrl) {
         return Err(AsmError::new(
             ctrl_span.unwrap_or(0..a.src.len()),
