@@ -588,7 +588,7 @@ fn break_symbolic(p: &mut Parsed, rng: &mut Rng) {
         match rng.below(3) {
             0 => p.items[n - 1]
                 .1
-                .push_str(pick(rng, &[",", " &", ", ", "&"])),
+                .push_str(*pick(rng, &[",", " &", ", ", "&"])),
             _ if n > 1 => {
                 p.items[n - 1].0 = pick(rng, &[" && ", " ,, ", " ,& ", " | "]).to_string()
             }
