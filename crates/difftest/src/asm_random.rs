@@ -838,8 +838,6 @@ const CONSTANTS: &[&str] = &[
     "1e-46",
     "6e-08",
     "1.401298464324817e-45",
-    "4.9e-324",
-    "1e-320",
     "0",
     "1",
     "-1",
@@ -922,7 +920,6 @@ fn wrap_with_modifier(p: &mut Parsed, rng: &mut Rng) {
         "-sext({})",
         "--{}",
         "| {} |",
-        "lit({})",
     ];
     let form = pick(rng, &forms);
     let inner = p.items[i].1.clone();
