@@ -155,7 +155,8 @@ pub fn encode_float(
         Width::W64 { float } => {
             let bits = f.to_bits();
             if !force_lit {
-                // 0.0 is the inline integer 0, as at the other widths.
+                // llvm-mc takes the double's bits as an integer first: the tiniest
+                // denormals are the inline integers (4.9e-324 is 1).
                 if let Some(c) = inline_int(bits as i64).or_else(|| inline_float(gen, &F64, bits)) {
                     return Ok(Const::Inline(c));
                 }
@@ -164,7 +165,13 @@ pub fn encode_float(
             if !float {
                 return Err(INVALID);
             }
-            Ok(Const::Literal((bits >> 32) as u32))
+            // Only the high half is kept; when it is zero (a denormal below 2^-1022 with
+            // its low bits dropped), llvm-mc encodes what is left, the inline 0.
+            let high = (bits >> 32) as u32;
+            if high == 0 && !force_lit {
+                return Ok(Const::Inline(128));
+            }
+            Ok(Const::Literal(high))
         }
         Width::W16 { float: true } => {
             let h = f16_of(f)?;
@@ -187,6 +194,11 @@ pub fn encode_float(
             if s.is_infinite() && f.is_finite() {
                 return Err(INVALID);
             }
+            // Like half precision: a value that rounds to a denormal or to zero must be
+            // exact (llvm-mc refuses an underflowing conversion, 1e-40 or 1e-46).
+            if f64::from(s) != f && f != 0.0 && s.to_bits() & 0x7f80_0000 == 0 {
+                return Err(INVALID);
+            }
             let bits = s.to_bits();
             if !force_lit {
                 if let Some(c) =
@@ -203,6 +215,9 @@ pub fn encode_float(
 /// A float token at half precision, as llvm-mc accepts it for a 16-bit operand: precision
 /// may be lost, but not to overflow or underflow.
 fn f16_of(f: f64) -> Result<u16, &'static str> {
+    if f.is_finite() && (f as f32).is_infinite() {
+        return Err(INVALID);
+    }
     let h = f32_to_f16(f as f32).ok_or(INVALID)?;
     let exact = f16_to_f64(h) == f;
     if !exact && f != 0.0 && h & 0x7c00 == 0 {

@@ -44,12 +44,21 @@ impl SrcMods {
 pub enum Arg {
     /// A bare identifier.
     Ident(Range<usize>),
-    /// An integer expression (evaluated when possible).
-    Int(i64),
-    /// An expression that could not be evaluated.
-    Expr(Expr),
+    /// An integer expression (evaluated when possible), with its byte range.
+    Int(i64, Range<usize>),
+    /// An expression that could not be evaluated, with its byte range.
+    Expr(Expr, Range<usize>),
     /// A string literal (span including quotes).
     Str(Range<usize>),
+}
+
+impl Arg {
+    /// The argument's byte range in the statement.
+    pub fn span(&self) -> Range<usize> {
+        match self {
+            Arg::Ident(r) | Arg::Str(r) | Arg::Int(_, r) | Arg::Expr(_, r) => r.clone(),
+        }
+    }
 }
 
 /// What an operand is.
@@ -234,10 +243,35 @@ pub(crate) fn parse_stmt_reading_flags<'a>(
             Tok::Punct(Punct::Comma) if at_operand => {
                 return Err(AsmError::new(t.span(), "unknown token in expression"));
             }
-            Tok::Punct(Punct::Comma | Punct::Amp) => {
+            // `&` separates s_waitcnt counters only; after one, a separator must be
+            // followed by another counter.
+            Tok::Punct(Punct::Comma | Punct::Amp) if after_counter(src, &stmt) => {
+                lex.next_token();
+                let next = lex.peek();
+                if !(next.tok == Tok::Ident && lex.peek2().is(Punct::LParen)) {
+                    // At the end, llvm-mc points past any trailing blanks.
+                    let at = if next.tok == Tok::Eof {
+                        src.len()..src.len()
+                    } else {
+                        next.span()
+                    };
+                    return Err(AsmError::new(at, "expected a counter name"));
+                }
+                operand_position = true;
+                continue;
+            }
+            Tok::Punct(Punct::Comma) => {
                 lex.next_token();
                 operand_position = true;
                 continue;
+            }
+            Tok::Punct(Punct::Amp) => {
+                return Err(AsmError::new(t.span(), "unknown token in expression"));
+            }
+            _ if after_counter(src, &stmt)
+                && !(t.tok == Tok::Ident && lex.peek2().is(Punct::LParen)) =>
+            {
+                return Err(AsmError::new(t.span(), "expected a counter name"));
             }
             Tok::Ident if is_modifier(&lex, &t, at_operand) => {
                 if flags_as_operands > 0 && lex.byte_after(&t) != Some(b':') {
@@ -256,6 +290,19 @@ pub(crate) fn parse_stmt_reading_flags<'a>(
         }
     }
     Ok(stmt)
+}
+
+/// True if the last item of `stmt` is an `s_waitcnt` counter (`vmcnt(0)`): llvm-mc then
+/// reads the rest of the statement as more counters.
+fn after_counter(src: &str, stmt: &Stmt<'_>) -> bool {
+    stmt.modifiers.is_empty()
+        && stmt.operands.last().is_some_and(|o| match &o.value {
+            Value::Call(name, _) => matches!(
+                &src[name.clone()],
+                "vmcnt" | "expcnt" | "lgkmcnt" | "vmcnt_sat" | "expcnt_sat" | "lgkmcnt_sat"
+            ),
+            _ => false,
+        })
 }
 
 fn is_modifier(lex: &Lexer<'_>, t: &Token, at_operand: bool) -> bool {
@@ -291,7 +338,7 @@ fn parse_modifier<'a>(
         let text = lex.text(&v);
         if is_call(text) && lex.peek2().is(Punct::LParen) {
             lex.next_token();
-            let args = parse_args(lex, syms)?;
+            let args = parse_args(lex, text, syms)?;
             ModValue::Call(v.span(), args)
         } else if lex.peek2().tok == Tok::Punct(Punct::Plus) || lex.peek2().is(Punct::Minus) {
             expr_value(lex, syms)?
@@ -371,8 +418,12 @@ fn parse_list(lex: &mut Lexer<'_>, syms: &dyn SymbolValues) -> Result<ModValue, 
     Ok(ModValue::List(ints))
 }
 
-/// The arguments of a call, after its name; consumes the parentheses.
-fn parse_args(lex: &mut Lexer<'_>, syms: &dyn SymbolValues) -> Result<Vec<Arg>, AsmError> {
+/// The arguments of call `name`, after its name; consumes the parentheses.
+fn parse_args(
+    lex: &mut Lexer<'_>,
+    name: &str,
+    syms: &dyn SymbolValues,
+) -> Result<Vec<Arg>, AsmError> {
     let open = lex.next_token();
     let mut args = Vec::new();
     if lex.peek().is(Punct::RParen) {
@@ -389,15 +440,16 @@ fn parse_args(lex: &mut Lexer<'_>, syms: &dyn SymbolValues) -> Result<Vec<Arg>, 
             Tok::Ident if is_arg_end(&lex.peek2()) => {
                 lex.next_token();
                 match syms.value(lex.text(&t)) {
-                    Some(v) => Arg::Int(v),
+                    Some(v) => Arg::Int(v, t.span()),
                     None => Arg::Ident(t.span()),
                 }
             }
             _ => {
                 let e = parse_expr(lex, true).map_err(|e| AsmError::new(e.span, e.message))?;
+                let span = t.start..lex.pos();
                 match e.eval(syms) {
-                    Ok(v) => Arg::Int(v),
-                    Err(_) => Arg::Expr(e),
+                    Ok(v) => Arg::Int(v, span),
+                    Err(_) => Arg::Expr(e, span),
                 }
             }
         };
@@ -406,12 +458,19 @@ fn parse_args(lex: &mut Lexer<'_>, syms: &dyn SymbolValues) -> Result<Vec<Arg>, 
         if sep.is(Punct::RParen) {
             return Ok(args);
         }
+        // llvm-mc reads at most three sendmsg arguments.
+        if name == "sendmsg" && args.len() == 3 && sep.is(Punct::Comma) {
+            return Err(AsmError::new(sep.span(), "expected a closing parenthesis"));
+        }
         if !sep.is(Punct::Comma) {
             let _ = open;
-            return Err(AsmError::new(
-                sep.span(),
-                "expected a comma or a closing parenthesis",
-            ));
+            // llvm-mc's words for each call.
+            let msg = match name {
+                "sendmsg" => "expected a closing parenthesis",
+                "swizzle" => "expected a comma",
+                _ => "expected a comma or a closing parenthesis",
+            };
+            return Err(AsmError::new(sep.span(), msg));
         }
     }
 }
@@ -467,7 +526,7 @@ fn parse_operand_in(
             // Any other `name(` is a symbolic operand; the encoder that expects one checks
             // the name (so `s_waitcnt foo(1)` reports the counter name, as llvm-mc does).
             lex.next_token();
-            let args = parse_args(lex, syms)?;
+            let args = parse_args(lex, name, syms)?;
             return Ok(Operand {
                 value: Value::Call(t.span(), args),
                 mods: SrcMods::default(),

@@ -4,22 +4,22 @@
 use std::ops::Range;
 
 use gcnkit_isa::constants::{buf_num_format_name, BUF_DATA_FORMATS};
-use gcnkit_isa::symbolic::{hwreg_id, message_id, message_op};
+use gcnkit_isa::symbolic::{
+    hwreg_id, message_id, message_op_by_name, message_op_valid, message_takes_operation,
+    message_takes_stream,
+};
 use gcnkit_isa::Gen;
 
 use crate::error::AsmError;
 use crate::operand::{Arg, StructField};
 
 fn arg_span(a: &Arg) -> Range<usize> {
-    match a {
-        Arg::Ident(r) | Arg::Str(r) => r.clone(),
-        _ => 0..0,
-    }
+    a.span()
 }
 
 fn arg_int(a: &Arg, whole: &Range<usize>) -> Result<i64, AsmError> {
     match a {
-        Arg::Int(v) => Ok(*v),
+        Arg::Int(v, _) => Ok(*v),
         _ => Err(AsmError::new(
             nonempty(arg_span(a), whole),
             "expected absolute expression",
@@ -133,25 +133,42 @@ pub fn hwreg_struct(src: &str, fields: &[StructField]) -> Result<u32, AsmError> 
         "invalid bitfield width: only values from 1 to 32 are legal",
     )?;
     Ok(id as u32 | (offset as u32) << 6 | (size as u32 - 1) << 11)
+/// The position of the closing parenthesis of a call operand spanning `span`.
+fn closing_paren(span: &Range<usize>) -> Range<usize> {
+    let at = span.end.saturating_sub(1);
+    at..span.end
+}
+
+/// The comma that follows argument `a` (where llvm-mc wanted the closing parenthesis).
+fn comma_after(src: &str, a: &Arg) -> Range<usize> {
+    let end = a.span().end;
+    let at = src[end..].find(',').map_or(end, |i| end + i);
+    at..at + 1
 }
 
 /// `sendmsg(MSG[, OP[, STREAM]])` → simm16.
+///
+/// llvm-mc checks a message written by name strictly (it must take the operation and the
+/// stream written, and have the operation it needs), a numeric one only for field ranges;
+/// each error points at the argument it is about.
 pub fn sendmsg(src: &str, gen: Gen, args: &[Arg], span: &Range<usize>) -> Result<u32, AsmError> {
-    let first = args.first().ok_or_else(|| {
-        AsmError::new(
-            span.clone(),
-            "expected a message name or an absolute expression",
-        )
-    })?;
-    let (id, named) = match first {
+    let Some(first) = args.first() else {
+        return Err(AsmError::new(
+            closing_paren(span),
+            "unknown token in expression",
+        ));
+    };
+    if let Some(third) = args.get(2).filter(|_| args.len() > 3) {
+        return Err(AsmError::new(
+            comma_after(src, third),
+            "expected a closing parenthesis",
+        ));
+    }
+    let msg_span = first.span();
+    let (id, named, supported) = match first {
         Arg::Ident(r) => match message_id(gen, &src[r.clone()]) {
-            Some(Ok(id)) => (id, true),
-            Some(Err(())) => {
-                return Err(AsmError::new(
-                    r.clone(),
-                    "specified message id is not supported on this GPU",
-                ))
-            }
+            Some(Ok(id)) => (i64::from(id), true, true),
+            Some(Err(())) => (0, true, false),
             None => {
                 return Err(AsmError::new(
                     r.clone(),
@@ -159,47 +176,84 @@ pub fn sendmsg(src: &str, gen: Gen, args: &[Arg], span: &Range<usize>) -> Result
                 ))
             }
         },
-        a => (arg_int(a, span)? as u32, false),
+        a => (arg_int(a, span)?, false, true),
     };
+    let id_for_ops = u32::try_from(id).unwrap_or(u32::MAX);
+    // Parsed before anything is checked: an unknown operation name is reported first.
     let op = match args.get(1) {
-        Some(Arg::Ident(r)) => message_op(gen, id, &src[r.clone()]).ok_or_else(|| {
-            AsmError::new(
-                r.clone(),
-                "expected an operation name or an absolute expression",
-            )
-        })?,
-        Some(a) => arg_int(a, span)? as u32,
-        None if named && (id == 2 || id == 15) => {
-            return Err(AsmError::new(span.clone(), "missing message operation"))
+        Some(a @ Arg::Ident(r)) => match message_op_by_name(gen, id_for_ops, &src[r.clone()]) {
+            Some(found) => Some((found.map(i64::from), a.span())),
+            None => {
+                return Err(AsmError::new(
+                    r.clone(),
+                    "expected an operation name or an absolute expression",
+                ))
+            }
+        },
+        Some(a) => Some((Ok(arg_int(a, span)?), a.span())),
+        None => None,
+    };
+    let stream = match args.get(2) {
+        Some(a) => Some((arg_int(a, span)?, a.span())),
+        None => None,
+    };
+    if !supported {
+        return Err(AsmError::new(
+            msg_span,
+            "specified message id is not supported on this GPU",
+        ));
+    }
+    if !(0..=15).contains(&id) {
+        return Err(AsmError::new(msg_span, "invalid message id"));
+    }
+    let id = id as u32;
+    if named {
+        match (&op, message_takes_operation(id)) {
+            (Some((_, op_span)), false) => {
+                return Err(AsmError::new(
+                    op_span.clone(),
+                    "message does not support operations",
+                ))
+            }
+            (None, true) => return Err(AsmError::new(msg_span, "missing message operation")),
+            _ => {}
+        }
+    }
+    let op = match op {
+        Some((Err(()), op_span)) => {
+            return Err(AsmError::new(
+                op_span,
+                "specified operation id is not supported on this GPU",
+            ))
+        }
+        Some((Ok(v), op_span)) => {
+            let valid = if named {
+                u32::try_from(v).is_ok_and(|v| message_op_valid(gen, id, v))
+            } else {
+                (0..=7).contains(&v)
+            };
+            if !valid {
+                return Err(AsmError::new(op_span, "invalid operation id"));
+            }
+            v as u32
         }
         None => 0,
     };
-    let stream = match args.get(2) {
-        Some(a) => arg_int(a, span)? as u32,
+    let stream = match stream {
+        Some((_, s_span)) if named && !message_takes_stream(id, op) => {
+            return Err(AsmError::new(
+                s_span,
+                "message operation does not support streams",
+            ))
+        }
+        Some((v, s_span)) => {
+            if !(0..=3).contains(&v) {
+                return Err(AsmError::new(s_span, "invalid message stream id"));
+            }
+            v as u32
+        }
         None => 0,
     };
-    if named && id != 2 && id != 3 && id != 15 && args.len() > 1 {
-        return Err(AsmError::new(
-            span.clone(),
-            "message does not support operations",
-        ));
-    }
-    if named && stream != 0 && (id == 15 || !(1..=3).contains(&op)) {
-        return Err(AsmError::new(
-            span.clone(),
-            "message operation does not support streams",
-        ));
-    }
-    if id > 15 || op > 7 || stream > 3 {
-        let msg = if stream > 3 {
-            "invalid message stream id"
-        } else if op > 7 {
-            "invalid operation id"
-        } else {
-            "invalid message id"
-        };
-        return Err(AsmError::new(span.clone(), msg));
-    }
     Ok(id | op << 4 | stream << 8)
 }
 
@@ -260,19 +314,37 @@ pub fn waitcnt_counter(
     })
 }
 
-/// `swizzle(MODE, ...)` → the ds_swizzle_b32 offset.
+/// `swizzle(MODE, ...)` → the ds_swizzle_b32 offset. llvm-mc reads the arguments in
+/// order and checks each as it reads it: a missing one is "expected a comma" at the
+/// closing parenthesis, one too many "expected a closing parentheses" at its comma.
 pub fn swizzle(src: &str, args: &[Arg], span: &Range<usize>) -> Result<u32, AsmError> {
+    let close = closing_paren(span);
     let mode = match args.first() {
         Some(Arg::Ident(r)) => &src[r.clone()],
-        _ => return Err(AsmError::new(span.clone(), "expected a swizzle mode")),
+        a => {
+            let at = a.map_or(close.clone(), Arg::span);
+            return Err(AsmError::new(at, "expected a swizzle mode"));
+        }
     };
-    let int = |i: usize, lo: i64, hi: i64, what: &str| -> Result<u32, AsmError> {
-        let a = args
-            .get(i)
-            .ok_or_else(|| AsmError::new(span.clone(), "expected a comma"))?;
+    let count = match mode {
+        "QUAD_PERM" => 4,
+        "BROADCAST" => 2,
+        "SWAP" | "REVERSE" | "BITMASK_PERM" => 1,
+        _ => return Err(AsmError::new(arg_span(&args[0]), "expected a swizzle mode")),
+    };
+    let arg = |i: usize| -> Result<&Arg, AsmError> {
+        args.get(i)
+            .ok_or_else(|| AsmError::new(close.clone(), "expected a comma"))
+    };
+    // An integer argument within `lo..=hi`; powers of two where `pow2` is set.
+    let int = |i: usize, lo: i64, hi: i64, what: &str, pow2: bool| -> Result<u32, AsmError> {
+        let a = arg(i)?;
         let v = arg_int(a, span)?;
         if v < lo || v > hi {
-            return Err(AsmError::new(span.clone(), what.to_string()));
+            return Err(AsmError::new(a.span(), what.to_string()));
+        }
+        if pow2 && v & (v - 1) != 0 {
+            return Err(AsmError::new(a.span(), "group size must be a power of two"));
         }
         Ok(v as u32)
     };
@@ -280,31 +352,43 @@ pub fn swizzle(src: &str, args: &[Arg], span: &Range<usize>) -> Result<u32, AsmE
         "QUAD_PERM" => {
             let mut v = 0x8000;
             for i in 0..4 {
-                v |= int(i + 1, 0, 3, "expected a 2-bit lane id")? << (2 * i);
+                v |= int(i + 1, 0, 3, "expected a 2-bit lane id", false)? << (2 * i);
             }
             v
         }
-        "SWAP" => 0x1f | int(1, 1, 16, "expected a power of two from 1 to 16")? << 10,
-        "REVERSE" => 0x1f | (int(1, 2, 32, "expected a power of two from 2 to 32")? - 1) << 10,
+        "SWAP" => {
+            let size = int(1, 1, 16, "group size must be in the interval [1,16]", true)?;
+            0x1f | size << 10
+        }
+        "REVERSE" => {
+            let size = int(1, 2, 32, "group size must be in the interval [2,32]", true)?;
+            0x1f | (size - 1) << 10
+        }
         "BROADCAST" => {
-            let group = int(1, 2, 32, "expected a power of two from 2 to 32")?;
+            let group = int(1, 2, 32, "group size must be in the interval [2,32]", true)?;
             let lane = int(
                 2,
                 0,
                 group as i64 - 1,
                 "lane id must be in the interval [0,group size - 1]",
+                false,
             )?;
             (0x20 - group) | lane << 5
         }
-        "BITMASK_PERM" => bitmask_perm(src, args, span)?,
-        _ => return Err(AsmError::new(span.clone(), "expected a swizzle mode")),
+        _ => bitmask_perm(src, arg(1)?)?,
     };
+    if let Some(last) = args.get(count).filter(|_| args.len() > count + 1) {
+        return Err(AsmError::new(
+            comma_after(src, last),
+            "expected a closing parentheses",
+        ));
+    }
     Ok(v)
 }
 
-fn bitmask_perm(src: &str, args: &[Arg], span: &Range<usize>) -> Result<u32, AsmError> {
-    let Some(Arg::Str(r)) = args.get(1) else {
-        return Err(AsmError::new(span.clone(), "expected a 5-character mask"));
+fn bitmask_perm(src: &str, mask: &Arg) -> Result<u32, AsmError> {
+    let Arg::Str(r) = mask else {
+        return Err(AsmError::new(mask.span(), "expected a string"));
     };
     let text = src[r.clone()].trim_matches('"');
     if text.len() != 5 {

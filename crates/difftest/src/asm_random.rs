@@ -531,7 +531,8 @@ fn respell_separators(p: &mut Parsed, rng: &mut Rng) {
 
 /// Applies one mutation that may make the statement invalid or change what it means.
 fn mutate(p: &mut Parsed, rng: &mut Rng) {
-    match rng.below(12) {
+    match rng.below(13) {
+        12 => break_symbolic(p, rng),
         0 => mutate_register_class(p, rng),
         1 => mutate_immediate(p, rng),
         2 => mutate_mnemonic(p, rng),
@@ -553,6 +554,88 @@ fn mutate(p: &mut Parsed, rng: &mut Rng) {
             }
             mutate_register_class(p, rng)
         }
+    }
+}
+
+/// Wrong `sendmsg(...)` forms: names of other targets, operations and streams a message
+/// does not take, missing operations, out-of-range numbers, extra arguments.
+const BAD_SENDMSG: &[&str] = &[
+    "sendmsg(MSG_GS)",
+    "sendmsg(MSG_GS_DONE)",
+    "sendmsg(MSG_SYSMSG)",
+    "sendmsg(MSG_GS, GS_OP_NOP)",
+    "sendmsg(MSG_GS, 0)",
+    "sendmsg(MSG_GS_DONE, GS_OP_NOP, 0)",
+    "sendmsg(MSG_GS, GS_OP_CUT, 4)",
+    "sendmsg(MSG_SYSMSG, 0)",
+    "sendmsg(MSG_SYSMSG, 3)",
+    "sendmsg(MSG_SYSMSG, SYSMSG_OP_HOST_TRAP_ACK)",
+    "sendmsg(MSG_SYSMSG, SYSMSG_OP_REG_RD, 0)",
+    "sendmsg(MSG_INTERRUPT, 0)",
+    "sendmsg(MSG_INTERRUPT, GS_OP_CUT)",
+    "sendmsg(MSG_SAVEWAVE)",
+    "sendmsg(MSG_GS_ALLOC_REQ)",
+    "sendmsg(MSG_GET_DOORBELL, 1)",
+    "sendmsg(MSG_GET_DDID)",
+    "sendmsg(MSG_HS_TESSFACTOR)",
+    "sendmsg(2, 1, 4)",
+    "sendmsg(2, 8)",
+    "sendmsg(1, GS_OP_CUT)",
+    "sendmsg(15, GS_OP_CUT)",
+    "sendmsg(16)",
+    "sendmsg(MSG_GS, GS_OP_CUT, 1, 2)",
+    "sendmsg()",
+];
+
+/// Wrong (and a few right) `swizzle(...)` forms: argument counts, ranges, modes.
+const BAD_SWIZZLE: &[&str] = &[
+    "offset:swizzle(QUAD_PERM,0,1,2)",
+    "offset:swizzle(QUAD_PERM,0,1,2,3,0)",
+    "offset:swizzle(QUAD_PERM,0,1,2,4)",
+    "offset:swizzle(BITMASK_PERM,\"01pi0\",1)",
+    "offset:swizzle(BITMASK_PERM,\"01pi\")",
+    "offset:swizzle(BITMASK_PERM)",
+    "offset:swizzle(BROADCAST,2,0,1)",
+    "offset:swizzle(BROADCAST,3,0)",
+    "offset:swizzle(BROADCAST,64,0)",
+    "offset:swizzle(BROADCAST,4,4)",
+    "offset:swizzle(BROADCAST,32,31)",
+    "offset:swizzle(SWAP,1,1)",
+    "offset:swizzle(SWAP,3)",
+    "offset:swizzle(SWAP,32)",
+    "offset:swizzle(SWAP,16)",
+    "offset:swizzle(REVERSE)",
+    "offset:swizzle(REVERSE,1)",
+    "offset:swizzle(REVERSE,6)",
+    "offset:swizzle(FFT,1)",
+    "offset:swizzle()",
+    "offset:65536",
+];
+
+/// Breaks a symbolic operand: a wrong sendmsg or swizzle form, or a dangling or doubled
+/// separator after s_waitcnt counters.
+fn break_symbolic(p: &mut Parsed, rng: &mut Rng) {
+    if let Some(i) = p
+        .items
+        .iter()
+        .position(|(_, it)| it.starts_with("sendmsg("))
+    {
+        p.items[i].1 = pick(rng, BAD_SENDMSG).to_string();
+    } else if let Some(i) = p.items.iter().position(|(_, it)| it.contains("swizzle(")) {
+        p.items[i].1 = pick(rng, BAD_SWIZZLE).to_string();
+    } else if p.items.iter().any(|(_, it)| it.contains("cnt(")) {
+        let n = p.items.len();
+        match rng.below(3) {
+            0 => p.items[n - 1]
+                .1
+                .push_str(*pick(rng, &[",", " &", ", ", "&"])),
+            _ if n > 1 => {
+                p.items[n - 1].0 = pick(rng, &[" && ", " ,, ", " ,& ", " | "]).to_string()
+            }
+            _ => p.items[0].0 = " & ".to_string(),
+        }
+    } else {
+        mutate_immediate(p, rng)
     }
 }
 
@@ -789,6 +872,12 @@ fn add_modifier(p: &mut Parsed, rng: &mut Rng) {
 }
 
 const CONSTANTS: &[&str] = &[
+    // Floats that overflow or underflow an operand type, or are exact denormals.
+    "1e40",
+    "-1e-40",
+    "1e-46",
+    "6e-08",
+    "1.401298464324817e-45",
     "0",
     "1",
     "-1",

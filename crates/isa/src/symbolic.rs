@@ -12,8 +12,11 @@ enum On {
     Gfx8Up,
     /// The gfx9 family (gfx9, gfx908, gfx90a, gfx940).
     Gfx9Family,
-    Gfx8,
+    /// gfx6 to gfx8.
+    UpToGfx8,
     Gfx940,
+    /// None of gcnkit's targets: LLVM knows the name for later generations only.
+    Never,
 }
 
 impl On {
@@ -22,8 +25,9 @@ impl On {
             On::All => true,
             On::Gfx8Up => !gen.is_si_ci(),
             On::Gfx9Family => gen.is_gfx9_family(),
-            On::Gfx8 => gen == Gen::Gfx8,
+            On::UpToGfx8 => gen.is_si_ci() || gen == Gen::Gfx8,
             On::Gfx940 => gen == Gen::Gfx940,
+            On::Never => false,
         }
     }
 }
@@ -62,7 +66,23 @@ const MESSAGES: &[(&str, u32, On)] = &[
     ("MSG_GS_ALLOC_REQ", 9, On::Gfx9Family),
     ("MSG_GET_DOORBELL", 10, On::Gfx9Family),
     ("MSG_SYSMSG", 15, On::All),
+    // Names of gfx10 and later: llvm-mc knows them ("not supported on this GPU").
+    ("MSG_GET_DDID", 11, On::Never),
+    ("MSG_HS_TESSFACTOR", 2, On::Never),
+    ("MSG_DEALLOC_VGPRS", 3, On::Never),
+    ("MSG_RTN_GET_DOORBELL", 128, On::Never),
+    ("MSG_RTN_GET_DDID", 129, On::Never),
+    ("MSG_RTN_GET_TMA", 130, On::Never),
+    ("MSG_RTN_GET_REALTIME", 131, On::Never),
+    ("MSG_RTN_SAVE_WAVE", 132, On::Never),
+    ("MSG_RTN_GET_TBA", 133, On::Never),
+    ("MSG_RTN_GET_TBA_TO_PC", 134, On::Never),
+    ("MSG_RTN_GET_SE_AID_ID", 135, On::Never),
 ];
+
+/// The message whose operations are the `SYSMSG_OP_*` names; every other message reads
+/// operation names as `GS_OP_*`.
+pub const MSG_SYSMSG: u32 = 15;
 
 /// Message operations: the messages they belong to, name, value, where.
 const MESSAGE_OPS: &[(&[u32], &str, u32, On)] = &[
@@ -72,7 +92,7 @@ const MESSAGE_OPS: &[(&[u32], &str, u32, On)] = &[
     (&[2, 3], "GS_OP_EMIT_CUT", 3, On::All),
     (&[15], "SYSMSG_OP_ECC_ERR_INTERRUPT", 1, On::All),
     (&[15], "SYSMSG_OP_REG_RD", 2, On::All),
-    (&[15], "SYSMSG_OP_HOST_TRAP_ACK", 3, On::Gfx8),
+    (&[15], "SYSMSG_OP_HOST_TRAP_ACK", 3, On::UpToGfx8),
     (&[15], "SYSMSG_OP_TTRACE_PC", 4, On::All),
 ];
 
@@ -97,20 +117,45 @@ pub fn message_id(gen: Gen, name: &str) -> Option<Result<u32, ()>> {
     Some(if on.holds(gen) { Ok(id) } else { Err(()) })
 }
 
+/// True if message `id`, written by name, must have an operation (and may have one): the
+/// geometry-shader messages and `MSG_SYSMSG`.
+pub fn message_takes_operation(id: u32) -> bool {
+    matches!(id, 2 | 3 | MSG_SYSMSG)
+}
+
+/// True if operation `op` of message `id`, both written by name, is one the message takes
+/// on `gen`: `GS_OP_CUT`..`GS_OP_EMIT_CUT` for `MSG_GS`, also `GS_OP_NOP` for
+/// `MSG_GS_DONE`, the `SYSMSG_OP_*` of `gen` for `MSG_SYSMSG`.
+pub fn message_op_valid(gen: Gen, id: u32, op: u32) -> bool {
+    match id {
+        2 => (1..=3).contains(&op),
+        _ => message_op_name(gen, id, op).is_some(),
+    }
+}
+
+/// True if a message written by name takes a stream id with operation `op`: the
+/// geometry-shader messages with an operation other than `GS_OP_NOP`.
+pub fn message_takes_stream(id: u32, op: u32) -> bool {
+    matches!(id, 2 | 3) && op != 0
+}
+
+/// The value of operation `name` as llvm-mc reads it after message `id` (a number or a name):
+/// a `SYSMSG_OP_*` name after `MSG_SYSMSG`, a `GS_OP_*` name after any other message.
+/// `Some(Err(()))` when LLVM knows the name but not on `gen`.
+pub fn message_op_by_name(gen: Gen, id: u32, name: &str) -> Option<Result<u32, ()>> {
+    let sysmsg = id == MSG_SYSMSG;
+    let &(_, _, value, on) = MESSAGE_OPS
+        .iter()
+        .find(|o| o.1 == name && o.0.contains(&MSG_SYSMSG) == sysmsg)?;
+    Some(if on.holds(gen) { Ok(value) } else { Err(()) })
+}
+
 /// The name of message `id` on `gen`.
 pub fn message_name(gen: Gen, id: u32) -> Option<&'static str> {
     MESSAGES
         .iter()
         .find(|m| m.1 == id && m.2.holds(gen))
         .map(|m| m.0)
-}
-
-/// The value of operation `name` of message `id` on `gen`.
-pub fn message_op(gen: Gen, id: u32, name: &str) -> Option<u32> {
-    MESSAGE_OPS
-        .iter()
-        .find(|o| o.0.contains(&id) && o.1 == name && o.3.holds(gen))
-        .map(|o| o.2)
 }
 
 /// The name of operation `op` of message `id` on `gen`.

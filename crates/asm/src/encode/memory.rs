@@ -312,6 +312,17 @@ fn buf_operands(
 /// of it, the `format:` form behind it). Defaults: dfmt 1, nfmt 0.
 fn buf_format(a: &mut Asm<'_>, soffset: Option<&Operand>) -> Result<(), AsmError> {
     let (mut dfmt, mut nfmt) = (1u32, 0u32);
+    let before_soffset = soffset.map_or(0, |o| o.span.start);
+    // The legacy form in front of soffset and `format:` behind it name the format twice.
+    let legacy = a
+        .mods
+        .iter()
+        .any(|m| matches!(m.name, "dfmt" | "nfmt") && m.span.start < before_soffset);
+    let after_soffset = soffset.map_or(0, |o| o.span.end);
+    let first_after = a.mods.iter().find(|m| m.span.start >= after_soffset);
+    if let Some(m) = first_after.filter(|m| m.name == "format" && legacy) {
+        return Err(AsmError::new(m.span.clone(), "duplicate format"));
+    }
     if let Some(m) = a.take("format") {
         match &m.value {
             ModValue::Idents(list) => {
@@ -336,7 +347,6 @@ fn buf_format(a: &mut Asm<'_>, soffset: Option<&Operand>) -> Result<(), AsmError
             _ => return Err(AsmError::new(m.span.clone(), "invalid format")),
         }
     }
-    let before_soffset = soffset.map_or(0, |o| o.span.start);
     for (name, max, value) in [("dfmt", 16, &mut dfmt), ("nfmt", 8, &mut nfmt)] {
         let Some((v, span)) = a.int_mod(name)? else {
             continue;

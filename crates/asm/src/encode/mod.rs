@@ -812,6 +812,14 @@ impl<'a> Asm<'a> {
     /// A scalar source: a scalar register (any width-compatible) or a constant.
     pub fn ssrc(&mut self, op: &Operand, ty: DataType, literal_ok: bool) -> Result<u32, AsmError> {
         match &op.value {
+            // `lit()` takes a constant only; llvm-mc then finds no operand that fits.
+            Value::Reg(_) if op.mods.lit => {
+                let text = self.text(&op.span);
+                let open = text.find('(').map_or(0, |i| i + 1);
+                let blank = text[open..].len() - text[open..].trim_start().len();
+                let inner = op.span.start + open + blank..op.span.end;
+                Err(AsmError::new(inner, order::NOT_VALID))
+            }
             Value::Reg(r) => {
                 let lds_direct = r.file == RegFile::Special && r.index == LDS_DIRECT;
                 if op.mods.any() || !r.is_scalar() || !r.fits(ty.dwords()) || lds_direct {

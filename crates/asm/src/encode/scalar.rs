@@ -309,7 +309,7 @@ fn waitcnt(a: &mut Asm<'_>, ops: &[Operand]) -> Result<u32, AsmError> {
         };
         let name_text = a.text(name);
         let v = match args.as_slice() {
-            [Arg::Int(v)] => *v,
+            [Arg::Int(v, _)] => *v,
             _ => {
                 return Err(AsmError::new(
                     o.span.clone(),

@@ -4,6 +4,8 @@
 //! Without a suffix llvm-mc picks SDWA or DPP when their modifiers are present, else the
 //! 32-bit form when it can express the operands, else the VOP3 form.
 
+use std::ops::Range;
+
 use gcnkit_isa::decode::vop3_base;
 use gcnkit_isa::{flags, DataType, Encoding, Field, InstrDef, Role};
 
@@ -140,6 +142,7 @@ pub(super) fn src_value(
     literal_ok: bool,
 ) -> Result<u32, AsmError> {
     match &o.value {
+        Value::Reg(_) if o.mods.lit => Err(lit_register(a, o, ty)),
         Value::Reg(r) => {
             let ok = match r.file {
                 RegFile::Vgpr => r.count == ty.dwords(),
@@ -178,20 +181,36 @@ pub(super) fn src_value(
     }
 }
 
+/// The error for a register inside `lit()`, which takes a constant only: llvm-mc reads
+/// `lit(` as a modifier where FP input modifiers may be written, elsewhere as the start of
+/// an expression.
+pub(super) fn lit_register(a: &Asm<'_>, o: &Operand, ty: DataType) -> AsmError {
+    if ty.is_float() {
+        AsmError::new(inner_span(a, o), "expected immediate with lit modifier")
+    } else {
+        let close = o.span.end.saturating_sub(1);
+        AsmError::new(close..o.span.end, "unknown token in expression")
+    }
+}
+
 /// A symbol without a value cannot be sign-extended: llvm-mc's error, inside the parentheses.
 fn sext_of_symbol(a: &Asm<'_>, o: &Operand) -> Result<(), AsmError> {
     if !o.mods.sext || !matches!(o.value, Value::Ident(_) | Value::Expr(_)) || a.eval(o)?.is_some()
     {
         return Ok(());
     }
+    Err(AsmError::new(
+        inner_span(a, o),
+        "expected an absolute expression",
+    ))
+}
+
+/// The text inside the parentheses of a wrapped operand (`sext(...)`, `lit(...)`).
+pub(super) fn inner_span(a: &Asm<'_>, o: &Operand) -> Range<usize> {
     let text = a.text(&o.span);
     let open = text.find('(').map_or(0, |i| i + 1);
     let blank = text[open..].len() - text[open..].trim_start().len();
-    let inner = o.span.start + open + blank;
-    Err(AsmError::new(
-        inner..o.span.end,
-        "expected an absolute expression",
-    ))
+    o.span.start + open + blank..o.span.end
 }
 
 /// A source of a VOP3 encoding: [`src_value`], where a 16-bit integer source of an FP
@@ -614,6 +633,9 @@ fn sel_value(a: &mut Asm<'_>, name: &str, unused: bool) -> Result<Option<u32>, A
 
 /// An SDWA source: (value for the 8-bit field, scalar flag).
 fn sdwa_src(a: &mut Asm<'_>, o: &Operand, ty: DataType) -> Result<(u32, bool), AsmError> {
+    if o.mods.lit && matches!(o.value, Value::Reg(_)) {
+        return Err(lit_register(a, o, ty));
+    }
     if let Value::Reg(r) = &o.value {
         if r.is_vgpr() && r.count == ty.dwords() {
             return Ok((r.index, false));
@@ -800,6 +822,9 @@ fn encode_dpp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
             }
             Role::Sdst | Role::Src2 => need_vcc(o)?,
             Role::Src0 | Role::Src1 => {
+                if o.mods.lit && matches!(o.value, Value::Reg(_)) {
+                    return Err(lit_register(a, o, od.ty));
+                }
                 caps.check_src(usize::from(od.role == Role::Src1), o)?;
                 let v = vgpr_of(a, o, od.ty.dwords())?;
                 let shift = if od.role == Role::Src1 {
@@ -816,7 +841,25 @@ fn encode_dpp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
             _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
         }
     }
-    ext |= dpp_ctrl(a)? << 8;
+    let ctrl_span = a
+        .mods
+        .iter()
+        .find(|m| order::DPP[0].contains(&m.name))
+        .map(|m| m.span.clone());
+    let ctrl = dpp_ctrl(a)?;
+    // gfx90a and gfx940 run DPP on 64-bit operands (the "DP ALU") with row_newbcast only.
+    // (vcc as a carry or mask does not count.)
+    let wide = def
+        .operands
+        .iter()
+        .any(|od| matches!(od.role, Role::Vdst | Role::Src0 | Role::Src1) && od.ty.bits() == 64);
+    if gen.has_unified_agprs() && wide && !(0x150..=0x15f).contains(&ctrl) {
+        return Err(AsmError::new(
+            ctrl_span.unwrap_or(0..a.src.len()),
+            "DP ALU dpp only supports row_newbcast",
+        ));
+    }
+    ext |= ctrl << 8;
     if let Some((v, span)) = a.int_mod("bound_ctrl")? {
         // llvm-mc sets the bit for both bound_ctrl:0 and bound_ctrl:1.
         if !(0..=1).contains(&v) {

@@ -225,6 +225,11 @@ pub(super) fn encode_vop3p(
                     _ if constant && mix => DataType::F16,
                     t => t,
                 };
+                // Packed sources take no modifier `lit(`: no operand fits a register in it.
+                if o.mods.lit && !constant {
+                    let inner = super::vop::inner_span(a, o);
+                    return Err(AsmError::new(inner, super::order::NOT_VALID));
+                }
                 let v = src_value(a, &plain(o), ty, false)?;
                 super::vop::lds_direct_src0_only(i, v, o)?;
                 a.set(field, v);
@@ -325,6 +330,32 @@ fn av(a: &Asm<'_>, o: &Operand, dwords: u32) -> Result<(u32, bool), AsmError> {
     Ok((r.index, agpr))
 }
 
+/// Which of `blgp:` and `neg:` (one field) an MFMA takes: gfx940's f64 MFMAs take `neg:`
+/// and no `blgp:`, every other MFMA `blgp:` only, SMFMAC neither; both at once are one
+/// operand too many for llvm-mc.
+fn mai_blgp_or_neg(a: &Asm<'_>, def: &InstrDef) -> Result<(), AsmError> {
+    let blgp = a.mods.iter().find(|m| m.name == "blgp");
+    let neg = a.mods.iter().find(|m| m.name == "neg");
+    if let (Some(b), Some(n)) = (blgp, neg) {
+        let later = if b.span.start > n.span.start { b } else { n };
+        return Err(AsmError::new(later.span.clone(), INVALID_OPERAND));
+    }
+    let Some(m) = blgp.or(neg) else {
+        return Ok(());
+    };
+    if def.mnemonic.starts_with("v_smfmac") {
+        return Err(AsmError::new(m.span.clone(), super::order::NOT_VALID));
+    }
+    let neg_form = a.gen == Gen::Gfx940 && def.mnemonic.starts_with("v_mfma_f64");
+    if (m.name == "neg") != neg_form {
+        return Err(AsmError::new(
+            m.span.clone(),
+            format!("invalid modifier: {} is not supported", m.name),
+        ));
+    }
+    Ok(())
+}
+
 /// MFMA and SMFMAC: `vdst, srcA, srcB, srcC` then `cbsz:N abid:N blgp:N` (gfx940 f64: `neg:[..]`).
 fn encode_mai(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
     let gen = a.gen;
@@ -394,6 +425,7 @@ fn encode_mai(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
     };
     a.set(Field::Src2, c);
     a.set(Field::Acc, acc);
+    mai_blgp_or_neg(a, def)?;
     for (name, field, max) in [
         ("cbsz", Field::Cbsz, 7),
         ("abid", Field::Abid, 15),
