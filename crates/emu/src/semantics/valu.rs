@@ -313,9 +313,9 @@ pub fn write32(w: &mut Wave, op: &Op, r: &Lanes) {
 #[inline(always)]
 pub fn write32_masked(w: &mut Wave, op: &Op, r: &Lanes, mask: u64) {
     let m = &op.mods;
-    let mut r = *r;
     if (m.clamp || m.omod != 0) && m.float_bits != 0 {
         let dx10 = w.mode.dx10_clamp();
+        let mut r = *r;
         match m.float_bits {
             16 => r
                 .iter_mut()
@@ -324,9 +324,17 @@ pub fn write32_masked(w: &mut Wave, op: &Op, r: &Lanes, mask: u64) {
                 .iter_mut()
                 .for_each(|x| *x = out_mods32(*x, m.omod, m.clamp, dx10)),
         }
+        return store32(w, op, &r, mask);
     }
+    store32(w, op, r, mask)
+}
+
+/// Stores `r` to the destination under `mask`, through the SDWA destination select when the
+/// form has one.
+#[inline(always)]
+fn store32(w: &mut Wave, op: &Op, r: &Lanes, mask: u64) {
     let d = &mut w.v[op.vdst as usize];
-    if let Some(sdwa) = m.sdwa {
+    if let Some(sdwa) = op.mods.sdwa {
         for l in 0..LANES {
             if mask >> l & 1 != 0 {
                 d[l] = sdwa_dst(d[l], r[l], sdwa.dst_sel, sdwa.dst_unused);
@@ -335,15 +343,50 @@ pub fn write32_masked(w: &mut Wave, op: &Op, r: &Lanes, mask: u64) {
         return;
     }
     if mask == u64::MAX {
-        *d = r;
+        *d = *r;
     } else {
-        for l in 0..LANES {
-            if mask >> l & 1 != 0 {
-                d[l] = r[l];
-            }
-        }
+        blend32(d, r, mask);
     }
 }
+
+/// `d[l] = r[l]` for the lanes of `mask`, as a select per lane without branches, which the
+/// compiler turns into vector blends (partial EXEC is common in divergent code).
+#[inline(always)]
+pub fn blend32(d: &mut Lanes, r: &Lanes, mask: u64) {
+    let keep = lane_selects(mask);
+    for l in 0..LANES {
+        d[l] = (r[l] & keep[l]) | (d[l] & !keep[l]);
+    }
+}
+
+/// Each bit of `mask` widened to a lane of all ones or all zeros, eight lanes at a time from
+/// a table: a loop over the bits would need per-lane variable shifts, which baseline x86-64
+/// lacks, and would not vectorise.
+#[inline(always)]
+pub fn lane_selects(mask: u64) -> Lanes {
+    let mut keep = [0u32; LANES];
+    for (chunk, lanes) in keep.chunks_exact_mut(8).enumerate() {
+        lanes.copy_from_slice(&BYTE_LANE_SELECTS[(mask >> (8 * chunk)) as usize & 0xff]);
+    }
+    keep
+}
+
+/// For each byte value, its eight bits as lanes of all ones or all zeros.
+static BYTE_LANE_SELECTS: [[u32; 8]; 256] = {
+    let mut table = [[0u32; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if byte >> bit & 1 != 0 {
+                table[byte][bit] = u32::MAX;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 /// SDWA destination: place the result's low bits in the selected part; the rest is zero
 /// (UNUSED_PAD), sign-extended (UNUSED_SEXT) or kept (UNUSED_PRESERVE).
@@ -379,18 +422,25 @@ pub fn sdwa_dst(old: u32, r: u32, sel: u8, unused: u8) -> u32 {
 pub fn write64(w: &mut Wave, op: &Op, r: &Lanes64) {
     let mask = write_mask(w, op);
     let m = &op.mods;
-    let mut r = *r;
     if (m.clamp || m.omod != 0) && m.float_bits == 64 {
         let dx10 = w.mode.dx10_clamp();
+        let mut r = *r;
         r.iter_mut()
             .for_each(|x| *x = out_mods64(*x, m.omod, m.clamp, dx10));
+        return store64(w, op.vdst as usize, &r, mask);
     }
-    let d = op.vdst as usize;
+    store64(w, op.vdst as usize, r, mask)
+}
+
+/// Stores 64-bit lanes to the register pair at `d` under `mask`, without branches per lane.
+#[inline(always)]
+fn store64(w: &mut Wave, d: usize, r: &Lanes64, mask: u64) {
+    let (lo, hi) = w.v.split_at_mut(d + 1);
+    let (lo, hi) = (&mut lo[d], &mut hi[0]);
+    let keep = lane_selects(mask);
     for l in 0..LANES {
-        if mask >> l & 1 != 0 {
-            w.v[d][l] = r[l] as u32;
-            w.v[d + 1][l] = (r[l] >> 32) as u32;
-        }
+        lo[l] = (r[l] as u32 & keep[l]) | (lo[l] & !keep[l]);
+        hi[l] = ((r[l] >> 32) as u32 & keep[l]) | (hi[l] & !keep[l]);
     }
 }
 
@@ -403,11 +453,22 @@ pub fn write_sdst_mask(w: &mut Wave, op: &Op, mask: u64) {
 /// Collects a per-lane condition into a mask, over the lanes of `active`.
 #[inline(always)]
 pub fn lane_mask(active: u64, f: impl Fn(usize) -> bool) -> u64 {
+    let bits: [bool; LANES] = std::array::from_fn(f);
+    pack_lanes(&bits) & active
+}
+
+/// Packs a condition per lane into a mask, eight lanes at a time: with the eight bools
+/// read as the bytes of a word (each 0 or 1), one multiplication gathers lane `i`'s byte
+/// into bit `56 + i` without carries, so that the conditions themselves can be computed
+/// by vector compares instead of a shift and an or per lane.
+#[inline(always)]
+pub fn pack_lanes(bits: &[bool; LANES]) -> u64 {
     let mut m = 0u64;
-    for l in 0..LANES {
-        m |= (f(l) as u64) << l;
+    for (chunk, lanes) in bits.chunks_exact(8).enumerate() {
+        let bytes = u64::from_le_bytes(std::array::from_fn(|j| lanes[j] as u8));
+        m |= (bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * chunk);
     }
-    m & active
+    m
 }
 
 /// Defines a semantic function for a one-source 32-bit operation from a lane expression
@@ -532,4 +593,72 @@ pub fn write16(w: &mut Wave, op: &Op, r: &[u16; LANES]) {
     }
     let wide: Lanes = std::array::from_fn(|l| r[l] as u32);
     write32(w, op, &wide);
+}
+
+#[cfg(test)]
+mod lane_mask_tests {
+    use super::*;
+
+    /// Masks with every byte pattern in every position, and some irregular ones.
+    fn masks() -> Vec<u64> {
+        let mut v = vec![0, u64::MAX, 1, 1 << 63, 0x8000_0000_0000_0001];
+        for b in 0..=255u64 {
+            for chunk in 0..8 {
+                v.push(b << (8 * chunk));
+            }
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..256 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            v.push(x);
+        }
+        v
+    }
+
+    #[test]
+    fn lane_selects_widens_each_bit() {
+        for m in masks() {
+            let keep = lane_selects(m);
+            for (l, k) in keep.iter().enumerate() {
+                assert_eq!(
+                    *k,
+                    if m >> l & 1 != 0 { u32::MAX } else { 0 },
+                    "{m:#x} lane {l}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pack_lanes_puts_lane_i_in_bit_i() {
+        for m in masks() {
+            let bits: [bool; LANES] = std::array::from_fn(|l| m >> l & 1 != 0);
+            assert_eq!(pack_lanes(&bits), m);
+            assert_eq!(
+                lane_mask(0xffff_0000_ffff_0000, |l| bits[l]),
+                m & 0xffff_0000_ffff_0000
+            );
+        }
+    }
+
+    #[test]
+    fn blend_takes_the_masked_lanes() {
+        let r: Lanes = std::array::from_fn(|l| 1000 + l as u32);
+        for m in masks() {
+            let mut d: Lanes = std::array::from_fn(|l| l as u32);
+            blend32(&mut d, &r, m);
+            for l in 0..LANES {
+                assert_eq!(
+                    d[l],
+                    if m >> l & 1 != 0 {
+                        1000 + l as u32
+                    } else {
+                        l as u32
+                    }
+                );
+            }
+        }
+    }
 }

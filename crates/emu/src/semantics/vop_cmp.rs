@@ -11,8 +11,8 @@ use gcnkit_isa::{Instruction, Mnemonic as M};
 
 use crate::exec::{Env, ExecFn, Fault, Flow};
 use crate::program::{BuildContext, Op};
-use crate::semantics::valu::{src16, src32, src64, write_mask};
-use crate::wave::{Wave, LANES};
+use crate::semantics::valu::{pack_lanes, src16, src32, src64, write_mask};
+use crate::wave::Wave;
 
 /// Compare predicates, by their index in the ISA's opcode order (F, LT, EQ, LE, GT, LG/NE,
 /// GE, O, U, NGE, NLG, NGT, NLE, NEQ, NLT, TRU/T).
@@ -186,56 +186,90 @@ fn finish<const X: bool>(w: &mut Wave, op: &Op, bits: u64) -> Result<Flow, Fault
     Ok(Flow::Next)
 }
 
+/// [`collect`] with the predicate fixed per loop: each arm passes a constant, so after
+/// inlining every loop tests one comparison instead of matching the predicate per lane.
+#[inline(always)]
+fn collect_pred(p: Pred, f: impl Fn(Pred, usize) -> bool) -> u64 {
+    match p {
+        Pred::F => 0,
+        Pred::Lt => collect(|l| f(Pred::Lt, l)),
+        Pred::Eq => collect(|l| f(Pred::Eq, l)),
+        Pred::Le => collect(|l| f(Pred::Le, l)),
+        Pred::Gt => collect(|l| f(Pred::Gt, l)),
+        Pred::Lg => collect(|l| f(Pred::Lg, l)),
+        Pred::Ge => collect(|l| f(Pred::Ge, l)),
+        Pred::O => collect(|l| f(Pred::O, l)),
+        Pred::U => collect(|l| f(Pred::U, l)),
+        Pred::Nge => collect(|l| f(Pred::Nge, l)),
+        Pred::Nlg => collect(|l| f(Pred::Nlg, l)),
+        Pred::Ngt => collect(|l| f(Pred::Ngt, l)),
+        Pred::Nle => collect(|l| f(Pred::Nle, l)),
+        Pred::Neq => collect(|l| f(Pred::Neq, l)),
+        Pred::Nlt => collect(|l| f(Pred::Nlt, l)),
+        Pred::Tru => collect(|l| f(Pred::Tru, l)),
+    }
+}
+
 #[inline(always)]
 fn collect(f: impl Fn(usize) -> bool) -> u64 {
-    let mut m = 0u64;
-    for l in 0..LANES {
-        m |= (f(l) as u64) << l;
-    }
-    m
+    pack_lanes(&std::array::from_fn(f))
 }
 
 fn cmp_f16<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let (a, b, p) = (src16(w, op, env, 0), src16(w, op, env, 1), pred_of(op));
     let h = |x: u16| half::f16::from_bits(x).to_f64();
-    finish::<X>(w, op, collect(|l| fcmp(p, h(a[l]), h(b[l]))))
+    finish::<X>(w, op, collect_pred(p, |p, l| fcmp(p, h(a[l]), h(b[l]))))
 }
 fn cmp_f32<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let (a, b, p) = (src32(w, op, env, 0), src32(w, op, env, 1), pred_of(op));
     let f = |x: u32| f32::from_bits(x) as f64;
-    finish::<X>(w, op, collect(|l| fcmp(p, f(a[l]), f(b[l]))))
+    finish::<X>(w, op, collect_pred(p, |p, l| fcmp(p, f(a[l]), f(b[l]))))
 }
 fn cmp_f64<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let (a, b, p) = (src64(w, op, env, 0), src64(w, op, env, 1), pred_of(op));
     finish::<X>(
         w,
         op,
-        collect(|l| fcmp(p, f64::from_bits(a[l]), f64::from_bits(b[l]))),
+        collect_pred(p, |p, l| {
+            fcmp(p, f64::from_bits(a[l]), f64::from_bits(b[l]))
+        }),
     )
 }
 fn cmp_i16<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let (a, b, p) = (src16(w, op, env, 0), src16(w, op, env, 1), pred_of(op));
-    finish::<X>(w, op, collect(|l| icmp(p, a[l] as i16, b[l] as i16)))
+    finish::<X>(
+        w,
+        op,
+        collect_pred(p, |p, l| icmp(p, a[l] as i16, b[l] as i16)),
+    )
 }
 fn cmp_u16<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let (a, b, p) = (src16(w, op, env, 0), src16(w, op, env, 1), pred_of(op));
-    finish::<X>(w, op, collect(|l| icmp(p, a[l], b[l])))
+    finish::<X>(w, op, collect_pred(p, |p, l| icmp(p, a[l], b[l])))
 }
 fn cmp_i32<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let (a, b, p) = (src32(w, op, env, 0), src32(w, op, env, 1), pred_of(op));
-    finish::<X>(w, op, collect(|l| icmp(p, a[l] as i32, b[l] as i32)))
+    finish::<X>(
+        w,
+        op,
+        collect_pred(p, |p, l| icmp(p, a[l] as i32, b[l] as i32)),
+    )
 }
 fn cmp_u32<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let (a, b, p) = (src32(w, op, env, 0), src32(w, op, env, 1), pred_of(op));
-    finish::<X>(w, op, collect(|l| icmp(p, a[l], b[l])))
+    finish::<X>(w, op, collect_pred(p, |p, l| icmp(p, a[l], b[l])))
 }
 fn cmp_i64<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let (a, b, p) = (src64(w, op, env, 0), src64(w, op, env, 1), pred_of(op));
-    finish::<X>(w, op, collect(|l| icmp(p, a[l] as i64, b[l] as i64)))
+    finish::<X>(
+        w,
+        op,
+        collect_pred(p, |p, l| icmp(p, a[l] as i64, b[l] as i64)),
+    )
 }
 fn cmp_u64<const X: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let (a, b, p) = (src64(w, op, env, 0), src64(w, op, env, 1), pred_of(op));
-    finish::<X>(w, op, collect(|l| icmp(p, a[l], b[l])))
+    finish::<X>(w, op, collect_pred(p, |p, l| icmp(p, a[l], b[l])))
 }
 
 /// The class bit of a value (Vega ISA V_CMP_CLASS: 0 signalling NaN, 1 quiet NaN,

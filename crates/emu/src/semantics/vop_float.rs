@@ -360,7 +360,7 @@ fn fmul(f: Fmt, a: u64, b: u64, x: Fp) -> u64 {
 fn ffma(f: Fmt, a: u64, b: u64, c: u64, x: Fp) -> u64 {
     let (a, b, c) = (x.inp(f, a), x.inp(f, b), x.inp(f, c));
     let r = if x.native(f) && f == F32 {
-        f32v(a).mul_add(f32v(b), f32v(c)).to_bits() as u64
+        soft::fma_f32(f32v(a), f32v(b), f32v(c)).to_bits() as u64
     } else if x.native(f) {
         f64::from_bits(a)
             .mul_add(f64::from_bits(b), f64::from_bits(c))
@@ -633,7 +633,11 @@ macro_rules! fop32_fast {
                 $(let $v = f32::from_bits($v[l]);)*
                 ($fast).to_bits()
             });
-            if r.iter().any(|&v| v & 0x7f80_0000 == 0x7f80_0000 && v & 0x7f_ffff != 0) {
+            // A fold rather than `any`: without the early exit the test vectorises.
+            let nan = r.iter().fold(false, |nan, &v| {
+                nan | (v & 0x7f80_0000 == 0x7f80_0000 && v & 0x7f_ffff != 0)
+            });
+            if nan {
                 return $general::<B>(w, op, env);
             }
             write32(w, op, &r);
@@ -646,11 +650,17 @@ fop32_fast!(add, add_general, (a, b), |o| a + b);
 fop32_fast!(sub, sub_general, (a, b), |o| a - b);
 fop32_fast!(subrev, subrev_general, (a, b), |o| b - a);
 fop32_fast!(mul, mul_general, (a, b), |o| a * b);
-fop32_fast!(fma, fma_general, (a, b, c), |o| a.mul_add(b, c));
-fop32_fast!(fmaak, fmaak_general, (a, b), |o| a
-    .mul_add(b, f32::from_bits(o.imm as u32)));
-fop32_fast!(fmamk, fmamk_general, (a, b), |o| a
-    .mul_add(f32::from_bits(o.imm as u32), b));
+fop32_fast!(fma, fma_general, (a, b, c), |o| soft::fma_f32(a, b, c));
+fop32_fast!(fmaak, fmaak_general, (a, b), |o| soft::fma_f32(
+    a,
+    b,
+    f32::from_bits(o.imm as u32)
+));
+fop32_fast!(fmamk, fmamk_general, (a, b), |o| soft::fma_f32(
+    a,
+    f32::from_bits(o.imm as u32),
+    b
+));
 
 fop!(add_general, (a, b), |f, x, o| fadd(f, a, b, x));
 fop!(sub_general, (a, b), |f, x, o| fsub(f, a, b, x));

@@ -8,7 +8,8 @@ use gcnkit_isa::{Gen, Instruction, Mnemonic as M, Role};
 use crate::exec::{Env, ExecFn, Fault, Flow};
 use crate::program::{BuildContext, Op};
 use crate::semantics::valu::{
-    scalar64, src16, src32, src64, write16, write32, write64, write_mask, Lanes64,
+    lane_mask, lane_selects, scalar64, src16, src32, src32_ref, src64, write16, write32, write64,
+    write_mask, Lanes64,
 };
 use crate::wave::{Lanes, Wave, LANES};
 use crate::{binary32, ternary32, unary32};
@@ -97,8 +98,8 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         M::VLshrrevB64 => lshrrev_b64,
         M::VAshrrevI64 => ashrrev_i64,
         M::VLshlAddU64 => lshl_add_u64,
-        M::VMadU64U32 => mad_u64_u32,
-        M::VMadI64I32 => mad_i64_i32,
+        M::VMadU64U32 => mad64::<false>,
+        M::VMadI64I32 => mad64::<true>,
         // 16-bit integer operations.
         M::VAddU16 => add_u16,
         M::VSubU16 => sub_u16,
@@ -288,10 +289,11 @@ fn perm(a: u32, b: u32, sel: u32) -> u32 {
 ternary32!(perm_b32, |a, b, c, m| perm(a, b, c));
 
 fn cndmask_b32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    let a = src32(w, op, env, 0);
-    let b = src32(w, op, env, 1);
+    let a = src32_ref(w, op, env, 0);
+    let b = src32_ref(w, op, env, 1);
     let mask = scalar64(w, env, op.src[2]);
-    let r: Lanes = std::array::from_fn(|l| if mask >> l & 1 != 0 { b[l] } else { a[l] });
+    let take_b = lane_selects(mask);
+    let r: Lanes = std::array::from_fn(|l| (b[l] & take_b[l]) | (a[l] & !take_b[l]));
     write32(w, op, &r);
     Ok(Flow::Next)
 }
@@ -500,33 +502,29 @@ fn lshl_add_u64(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault>
 
 /// v_mad_u64_u32 / v_mad_i64_i32: 64-bit result of src0*src1 + src2, with the carry (signed
 /// overflow for the _i64 form) per lane in sdst.
-fn mad64(w: &mut Wave, op: &Op, env: &mut Env<'_>, signed: bool) -> Result<Flow, Fault> {
-    let a = src32(w, op, env, 0);
-    let b = src32(w, op, env, 1);
+fn mad64<const SIGNED: bool>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
+    let a = src32_ref(w, op, env, 0);
+    let b = src32_ref(w, op, env, 1);
     let c = src64(w, op, env, 2);
     let mut r = [0u64; LANES];
-    let mut carry = 0u64;
+    let mut overflow = [false; LANES];
     for l in 0..LANES {
-        let (v, o) = if signed {
-            let p = a[l] as i32 as i128 * b[l] as i32 as i128 + c[l] as i64 as i128;
-            (p as u64, p > i64::MAX as i128 || p < i64::MIN as i128)
+        // A 32x32-bit product fits 64 bits exactly (signed: |p| <= 2^62), so only the
+        // addition can overflow, and 64-bit arithmetic suffices.
+        let (v, o) = if SIGNED {
+            let (p, o) = (a[l] as i32 as i64 * b[l] as i32 as i64).overflowing_add(c[l] as i64);
+            (p as u64, o)
         } else {
-            let p = a[l] as u128 * b[l] as u128 + c[l] as u128;
-            (p as u64, p >> 64 != 0)
+            (a[l] as u64 * b[l] as u64).overflowing_add(c[l])
         };
         r[l] = v;
-        carry |= (o as u64) << l;
+        overflow[l] = o;
     }
+    let carry = lane_mask(u64::MAX, |l| overflow[l]);
     let mask = write_mask(w, op);
     write64(w, op, &r);
     w.set_sreg64(op.sdst, carry & mask);
     Ok(Flow::Next)
-}
-fn mad_u64_u32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    mad64(w, op, env, false)
-}
-fn mad_i64_i32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    mad64(w, op, env, true)
 }
 
 macro_rules! binary16 {

@@ -401,6 +401,35 @@ pub fn fma(fmt: Fmt, a: f64, b: f64, c: f64, rm: u32) -> u64 {
     }
 }
 
+/// The f32 fused multiply-add `a * b + c` with one rounding to nearest even, without the
+/// host's `fmaf` (a slow library call on baseline x86-64, which has no FMA instruction).
+/// The product of two f32 is exact in f64; the f64 sum is rounded to odd (the neighbour
+/// with an odd last bit whenever it is inexact, found from its exact error by Knuth's
+/// two-sum), and a value rounded to odd with at least two more bits than the target
+/// rounds to nearest even in the target exactly as the exact value would (Boldo and
+/// Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using
+/// rounding to odd", 2008). NaNs and infinities pass through the f64 arithmetic as IEEE
+/// fma treats them.
+#[inline(always)]
+pub fn fma_f32(a: f32, b: f32, c: f32) -> f32 {
+    let p = a as f64 * b as f64;
+    let c = c as f64;
+    let s = p + c;
+    let t = s - p;
+    let err = (p - (s - t)) + (c - t);
+    let bits = s.to_bits();
+    // Inexact with an even last bit: step one unit toward the exact value (s is finite
+    // and non-zero whenever err is a non-zero number).
+    let adjust = err != 0.0 && s.is_finite() && bits & 1 == 0;
+    let toward_larger_magnitude = (err > 0.0) == (s > 0.0);
+    let odd = match (adjust, toward_larger_magnitude) {
+        (false, _) => bits,
+        (true, true) => bits + 1,
+        (true, false) => bits - 1,
+    };
+    f64::from_bits(odd) as f32
+}
+
 /// The sign of an exact zero sum of two zeros: their sign if they agree, otherwise +0
 /// (-0 when rounding toward -infinity).
 fn zero_sum(fmt: Fmt, a_neg: bool, b_neg: bool, rm: u32) -> u64 {
@@ -655,6 +684,47 @@ mod tests {
                 got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
                 "fma({a:e}, {b:e}, {c:e}) = {got:e}, want {want:e}"
             );
+        }
+    }
+
+    #[test]
+    fn fast_f32_fma_agrees_with_the_host_fused_multiply_add() {
+        // The host's f32::mul_add is IEEE fma (correctly rounded to nearest even); operands
+        // span every exponent, so products and sums cover denormals, overflow, exact
+        // cancellation and halfway cases.
+        let mut st = 0x0123_4567_89ab_cdef;
+        let f32_of = |st: &mut u64| {
+            let x = next(st) as u32;
+            match next(st) % 8 {
+                0 => f32::from_bits(x & 0x807f_ffff),
+                1 => f32::from_bits((x & 0x8000_0fff) | 0x3f80_0000),
+                2 => [
+                    0.0,
+                    -0.0,
+                    f32::INFINITY,
+                    f32::NEG_INFINITY,
+                    f32::NAN,
+                    1.0,
+                    -1.0,
+                ][(x % 7) as usize],
+                _ => f32::from_bits(x),
+            }
+        };
+        for _ in 0..1_000_000 {
+            let (a, b, c) = (f32_of(&mut st), f32_of(&mut st), f32_of(&mut st));
+            let want = a.mul_add(b, c);
+            let got = fma_f32(a, b, c);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "fma({a:e}, {b:e}, {c:e}) = {got:e}, want {want:e}"
+            );
+        }
+        // c = -(a*b) rounded: the sum is the product's rounding error, tiny and exact.
+        for i in 0..100_000u32 {
+            let a = f32::from_bits(0x3f80_0000 | (i * 7919) & 0x7f_ffff);
+            let b = f32::from_bits(0x3f80_0000 | (i * 104_729) & 0x7f_ffff);
+            let c = -(a * b);
+            assert_eq!(fma_f32(a, b, c).to_bits(), a.mul_add(b, c).to_bits());
         }
     }
 
