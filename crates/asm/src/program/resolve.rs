@@ -5,7 +5,7 @@ use crate::expr::{BinOp, Expr, UnOp, Variant};
 use crate::FixupKind;
 
 use super::state::{Asm, Patch, Pending};
-use super::symbols::Def;
+use super::symbols::{for_each_symbol, Def};
 use super::{Binding, Program, RelocTarget, Relocation, Symbol};
 
 /// `R_AMDGPU_*` relocation types.
@@ -39,7 +39,7 @@ enum Anchor {
 
 /// A relocatable value: `add - sub + constant`, as llvm-mc's MCValue.
 #[derive(Clone, Copy, Debug)]
-struct RelValue {
+pub(crate) struct RelValue {
     add: Option<Anchor>,
     sub: Option<Anchor>,
     constant: i64,
@@ -87,12 +87,14 @@ impl RelValue {
 
 const NOT_RELOCATABLE: &str = "expected relocatable expression";
 
+/// The relocatable values of variables, by symbol index, once computed.
+pub(crate) type VariableValues = Vec<Option<Result<RelValue, String>>>;
+
 impl Asm<'_> {
-    /// Evaluates `e` at location `dot` as a relocatable value.
-    fn eval_rel(&mut self, e: &Expr, dot: (usize, u64), depth: u32) -> Result<RelValue, String> {
-        if depth > 64 {
-            return Err("cyclic dependency detected for symbol".into());
-        }
+    /// Evaluates `e` at location `dot` as a relocatable value. The recursion follows the
+    /// expression's tree, whose depth the parser bounds; variables are evaluated by
+    /// [`Asm::variable_value`], without recursion.
+    fn eval_rel(&mut self, e: &Expr, dot: (usize, u64)) -> Result<RelValue, String> {
         Ok(match e {
             Expr::Num(n) => RelValue::constant(*n),
             Expr::Dot => RelValue {
@@ -105,16 +107,16 @@ impl Asm<'_> {
             },
             Expr::Sym { name, variant } => {
                 let i = self.syms.get_or_create(name);
-                let mut v = match self.syms.list[i].def.clone() {
+                let mut v = match &self.syms.list[i].def {
                     Def::Label { section, offset } => RelValue {
                         add: Some(Anchor::Label {
-                            section,
-                            offset,
+                            section: *section,
+                            offset: *offset,
                             sym: Some(i),
                         }),
                         ..RelValue::constant(0)
                     },
-                    Def::Value(inner) => self.eval_rel(&inner, dot, depth + 1)?,
+                    Def::Value(_) => self.variable_value(i)?,
                     Def::Undefined => {
                         self.syms.list[i].referenced = true;
                         RelValue {
@@ -129,7 +131,7 @@ impl Asm<'_> {
                 v
             }
             Expr::Unary(op, inner) => {
-                let v = self.eval_rel(inner, dot, depth + 1)?;
+                let v = self.eval_rel(inner, dot)?;
                 match (op, v.absolute()) {
                     (UnOp::Plus, _) => v,
                     (UnOp::Neg, None) if v.sub.is_none() => RelValue {
@@ -148,11 +150,69 @@ impl Asm<'_> {
                 }
             }
             Expr::Binary(op, a, b) => {
-                let a = self.eval_rel(a, dot, depth + 1)?;
-                let b = self.eval_rel(b, dot, depth + 1)?;
+                let a = self.eval_rel(a, dot)?;
+                let b = self.eval_rel(b, dot)?;
                 combine(*op, a, b)?
             }
         })
+    }
+
+    /// The relocatable value of variable `i`. Every symbol is final by now, so each
+    /// variable is evaluated once; the variables it is defined from are evaluated first,
+    /// with a stack of their own, so that a chain of any length needs no recursion.
+    fn variable_value(&mut self, i: usize) -> Result<RelValue, String> {
+        if let Some(Some(v)) = self.variable_values.get(i) {
+            return v.clone();
+        }
+        let len = self.syms.list.len();
+        self.variable_values.resize(len, None);
+        let mut stack = vec![i];
+        let mut on_stack = vec![false; len];
+        on_stack[i] = true;
+        while let Some(&top) = stack.last() {
+            let Def::Value(e) = &self.syms.list[top].def else {
+                stack.pop();
+                continue;
+            };
+            let (mut waiting, mut cyclic) = (false, false);
+            for_each_symbol(e, |name| {
+                let Some(k) = self.syms.index(name) else {
+                    return;
+                };
+                let pending = matches!(self.syms.list[k].def, Def::Value(_))
+                    && self.variable_values.get(k).is_some_and(Option::is_none);
+                if !pending {
+                    return;
+                }
+                if on_stack[k] {
+                    cyclic = true;
+                } else {
+                    stack.push(k);
+                    on_stack[k] = true;
+                    waiting = true;
+                }
+            });
+            if waiting {
+                continue;
+            }
+            let value = if cyclic {
+                // Assignments that would close a cycle are refused, so this is a safeguard.
+                Err(format!(
+                    "cyclic dependency detected for symbol '{}'",
+                    self.syms.list[top].name
+                ))
+            } else {
+                let e = e.clone();
+                // A variable's value holds no `.` (it became a label at the assignment).
+                self.eval_rel(&e, (0, 0))
+            };
+            self.variable_values[top] = Some(value);
+            on_stack[top] = false;
+            stack.pop();
+        }
+        self.variable_values[i]
+            .clone()
+            .unwrap_or(Err(NOT_RELOCATABLE.into()))
     }
 
     /// Resolves every fixup and builds the program; `None` if nothing can be built (the
@@ -185,7 +245,7 @@ impl Asm<'_> {
 
     /// Patches one fixup, or records its relocation.
     fn apply(&mut self, f: &Pending<'_>) -> Result<(), String> {
-        let v = self.eval_rel(&f.expr, (f.section, f.pc), 0)?.simplify();
+        let v = self.eval_rel(&f.expr, (f.section, f.pc))?.simplify();
         match f.patch {
             Patch::Instruction(FixupKind::BranchSimm16) => self.branch(f, v),
             Patch::Instruction(FixupKind::Literal32) => self.literal(f, v),
@@ -347,7 +407,7 @@ impl Asm<'_> {
             }
             let (section, value, defined) = match &sym.def {
                 Def::Label { section, offset } => (Some(*section), *offset, true),
-                Def::Value(e) => match self.eval_rel(e, (0, 0), 0).map(RelValue::simplify) {
+                Def::Value(e) => match self.eval_rel(e, (0, 0)).map(RelValue::simplify) {
                     Ok(v) => match (v.add, v.sub) {
                         (None, None) => (None, v.constant as u64, true),
                         (
@@ -369,7 +429,7 @@ impl Asm<'_> {
             };
             let size = match &sym.size {
                 Some((e, dot)) => self
-                    .eval_rel(e, *dot, 0)
+                    .eval_rel(e, *dot)
                     .ok()
                     .and_then(|v| v.simplify().absolute())
                     .unwrap_or(0) as u64,
