@@ -121,32 +121,60 @@ pub enum Unresolved {
 }
 
 impl Expr {
-    /// Evaluates the expression with LLVM's 64-bit wrapping arithmetic.
+    /// Evaluates the expression with LLVM's 64-bit wrapping arithmetic. The tree is walked
+    /// with a stack of its own, not by recursion.
     pub fn eval(&self, syms: &dyn SymbolValues) -> Result<i64, Unresolved> {
-        Ok(match self {
-            Expr::Num(n) => *n,
-            Expr::Sym { name, variant } => {
-                // A relocation variant always leaves the value to the linker.
-                if *variant != Variant::None {
-                    return Err(Unresolved::Symbol(name.clone()));
+        /// What is left to do: visit a node, or apply an operator to the values on top.
+        enum Step<'e> {
+            Visit(&'e Expr),
+            Unary(UnOp),
+            Binary(BinOp),
+        }
+        let mut work = vec![Step::Visit(self)];
+        let mut values: Vec<i64> = Vec::new();
+        while let Some(step) = work.pop() {
+            let value = match step {
+                Step::Visit(Expr::Num(n)) => *n,
+                Step::Visit(Expr::Sym { name, variant }) => {
+                    // A relocation variant always leaves the value to the linker.
+                    if *variant != Variant::None {
+                        return Err(Unresolved::Symbol(name.clone()));
+                    }
+                    syms.value(name)
+                        .ok_or_else(|| Unresolved::Symbol(name.clone()))?
                 }
-                syms.value(name)
-                    .ok_or_else(|| Unresolved::Symbol(name.clone()))?
-            }
-            Expr::Dot => syms
-                .value(".")
-                .ok_or_else(|| Unresolved::Symbol(".".into()))?,
-            Expr::Unary(op, e) => {
-                let v = e.eval(syms)?;
-                match op {
-                    UnOp::Neg => v.wrapping_neg(),
-                    UnOp::Not => !v,
-                    UnOp::LNot => (v == 0) as i64,
-                    UnOp::Plus => v,
+                Step::Visit(Expr::Dot) => syms
+                    .value(".")
+                    .ok_or_else(|| Unresolved::Symbol(".".into()))?,
+                Step::Visit(Expr::Unary(op, e)) => {
+                    work.push(Step::Unary(*op));
+                    work.push(Step::Visit(e));
+                    continue;
                 }
-            }
-            Expr::Binary(op, a, b) => binary(*op, a.eval(syms)?, b.eval(syms)?)?,
-        })
+                Step::Visit(Expr::Binary(op, a, b)) => {
+                    work.push(Step::Binary(*op));
+                    work.push(Step::Visit(b));
+                    work.push(Step::Visit(a));
+                    continue;
+                }
+                Step::Unary(op) => {
+                    let v = values.pop().unwrap_or(0);
+                    match op {
+                        UnOp::Neg => v.wrapping_neg(),
+                        UnOp::Not => !v,
+                        UnOp::LNot => (v == 0) as i64,
+                        UnOp::Plus => v,
+                    }
+                }
+                Step::Binary(op) => {
+                    let b = values.pop().unwrap_or(0);
+                    let a = values.pop().unwrap_or(0);
+                    binary(op, a, b)?
+                }
+            };
+            values.push(value);
+        }
+        Ok(values.pop().unwrap_or(0))
     }
 
     /// The value if the expression is a plain constant.

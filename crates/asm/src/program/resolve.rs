@@ -91,70 +91,81 @@ const NOT_RELOCATABLE: &str = "expected relocatable expression";
 pub(crate) type VariableValues = Vec<Option<Result<RelValue, String>>>;
 
 impl Asm<'_> {
-    /// Evaluates `e` at location `dot` as a relocatable value. The recursion follows the
-    /// expression's tree, whose depth the parser bounds; variables are evaluated by
-    /// [`Asm::variable_value`], without recursion.
+    /// Evaluates `e` at location `dot` as a relocatable value. The tree is walked with a
+    /// stack of its own (a frame of this function takes kilobytes in a debug build), and
+    /// variables are evaluated by [`Asm::variable_value`], without recursion either.
     fn eval_rel(&mut self, e: &Expr, dot: (usize, u64)) -> Result<RelValue, String> {
-        Ok(match e {
-            Expr::Num(n) => RelValue::constant(*n),
-            Expr::Dot => RelValue {
+        /// What is left to do: visit a node, or apply an operator to the values on top.
+        enum Step<'e> {
+            Visit(&'e Expr),
+            Unary(UnOp),
+            Binary(BinOp),
+        }
+        let mut work = vec![Step::Visit(e)];
+        let mut values: Vec<RelValue> = Vec::new();
+        while let Some(step) = work.pop() {
+            let value = match step {
+                Step::Visit(Expr::Num(n)) => RelValue::constant(*n),
+                Step::Visit(Expr::Dot) => RelValue {
+                    add: Some(Anchor::Label {
+                        section: dot.0,
+                        offset: dot.1,
+                        sym: None,
+                    }),
+                    ..RelValue::constant(0)
+                },
+                Step::Visit(Expr::Sym { name, variant }) => self.symbol_rel(name, *variant)?,
+                Step::Visit(Expr::Unary(op, inner)) => {
+                    work.push(Step::Unary(*op));
+                    work.push(Step::Visit(inner));
+                    continue;
+                }
+                Step::Visit(Expr::Binary(op, a, b)) => {
+                    work.push(Step::Binary(*op));
+                    work.push(Step::Visit(b));
+                    work.push(Step::Visit(a));
+                    continue;
+                }
+                Step::Unary(op) => {
+                    let v = values.pop().ok_or(NOT_RELOCATABLE)?;
+                    unary_rel(op, v)?
+                }
+                Step::Binary(op) => {
+                    let b = values.pop().ok_or(NOT_RELOCATABLE)?;
+                    let a = values.pop().ok_or(NOT_RELOCATABLE)?;
+                    combine(op, a, b)?
+                }
+            };
+            values.push(value);
+        }
+        values.pop().ok_or_else(|| NOT_RELOCATABLE.into())
+    }
+
+    /// The relocatable value of the symbol `name` written with `variant`.
+    fn symbol_rel(&mut self, name: &str, variant: Variant) -> Result<RelValue, String> {
+        let i = self.syms.get_or_create(name);
+        let mut v = match &self.syms.list[i].def {
+            Def::Label { section, offset } => RelValue {
                 add: Some(Anchor::Label {
-                    section: dot.0,
-                    offset: dot.1,
-                    sym: None,
+                    section: *section,
+                    offset: *offset,
+                    sym: Some(i),
                 }),
                 ..RelValue::constant(0)
             },
-            Expr::Sym { name, variant } => {
-                let i = self.syms.get_or_create(name);
-                let mut v = match &self.syms.list[i].def {
-                    Def::Label { section, offset } => RelValue {
-                        add: Some(Anchor::Label {
-                            section: *section,
-                            offset: *offset,
-                            sym: Some(i),
-                        }),
-                        ..RelValue::constant(0)
-                    },
-                    Def::Value(_) => self.variable_value(i)?,
-                    Def::Undefined => {
-                        self.syms.list[i].referenced = true;
-                        RelValue {
-                            add: Some(Anchor::External(i)),
-                            ..RelValue::constant(0)
-                        }
-                    }
-                };
-                if *variant != Variant::None {
-                    v.variant = *variant;
-                }
-                v
-            }
-            Expr::Unary(op, inner) => {
-                let v = self.eval_rel(inner, dot)?;
-                match (op, v.absolute()) {
-                    (UnOp::Plus, _) => v,
-                    (UnOp::Neg, None) if v.sub.is_none() => RelValue {
-                        add: None,
-                        sub: v.add,
-                        constant: v.constant.wrapping_neg(),
-                        variant: v.variant,
-                    },
-                    (_, Some(c)) => RelValue::constant(match op {
-                        UnOp::Neg => c.wrapping_neg(),
-                        UnOp::Not => !c,
-                        UnOp::LNot => (c == 0) as i64,
-                        UnOp::Plus => c,
-                    }),
-                    _ => return Err(NOT_RELOCATABLE.into()),
+            Def::Value(_) => self.variable_value(i)?,
+            Def::Undefined => {
+                self.syms.list[i].referenced = true;
+                RelValue {
+                    add: Some(Anchor::External(i)),
+                    ..RelValue::constant(0)
                 }
             }
-            Expr::Binary(op, a, b) => {
-                let a = self.eval_rel(a, dot)?;
-                let b = self.eval_rel(b, dot)?;
-                combine(*op, a, b)?
-            }
-        })
+        };
+        if variant != Variant::None {
+            v.variant = variant;
+        }
+        Ok(v)
     }
 
     /// The relocatable value of variable `i`. Every symbol is final by now, so each
@@ -454,6 +465,26 @@ impl Asm<'_> {
         }
         (out, map)
     }
+}
+
+/// Applies a unary operator to a relocatable value.
+fn unary_rel(op: UnOp, v: RelValue) -> Result<RelValue, String> {
+    Ok(match (op, v.absolute()) {
+        (UnOp::Plus, _) => v,
+        (UnOp::Neg, None) if v.sub.is_none() => RelValue {
+            add: None,
+            sub: v.add,
+            constant: v.constant.wrapping_neg(),
+            variant: v.variant,
+        },
+        (_, Some(c)) => RelValue::constant(match op {
+            UnOp::Neg => c.wrapping_neg(),
+            UnOp::Not => !c,
+            UnOp::LNot => (c == 0) as i64,
+            UnOp::Plus => c,
+        }),
+        _ => return Err(NOT_RELOCATABLE.into()),
+    })
 }
 
 /// Combines two relocatable values with a binary operator.
