@@ -222,9 +222,6 @@ fn rewrite(p: &mut Parsed, rng: &mut Rng) {
         if rng.one_in(2) {
             new = respell_symbolic(&new, rng);
         }
-        if rng.one_in(8) {
-            new = respell_as_nested_expression(&new, rng);
-        }
         p.items[i].1 = new;
     }
     if rng.one_in(3) {
@@ -238,6 +235,14 @@ fn rewrite(p: &mut Parsed, rng: &mut Rng) {
     }
     if rng.one_in(4) {
         respell_separators(p, rng);
+    }
+    // Drawn from a generator of their own, so that the statements (and the figures) of
+    // earlier runs stay as they were.
+    let mut nested = rng.fork(0x6e65_7374);
+    for item in &mut p.items {
+        if nested.one_in(8) {
+            item.1 = respell_as_nested_expression(&item.1, &mut nested);
+        }
     }
 }
 
