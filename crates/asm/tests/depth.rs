@@ -132,9 +132,12 @@ fn deep_expressions_over_symbols_are_errors_not_crashes() {
     }
 }
 
+/// Writes the assignment of a value to a name, the `usize`-th of a chain.
+type Assign = dyn Fn(usize, &str, &str) -> String;
+
 /// A chain `NAME0 = NAME1 + 1`, ..., `NAME{n-1} = 1` written with `assign(name, value)`,
 /// first link first (each assigned before the next is defined) or last link first.
-fn chain(n: usize, first_link_first: bool, assign: impl Fn(usize, &str, &str) -> String) -> String {
+fn chain(n: usize, first_link_first: bool, assign: &Assign) -> String {
     let link = |i: usize| {
         let value = if i == n - 1 {
             "1".to_string()
@@ -157,7 +160,7 @@ fn long_chains_of_variables_resolve_in_either_order() {
     // llvm-mc-19 gives 200000 when the chain is written last link first and crashes on the
     // other order (it follows the chain recursively).
     let n = 200_000;
-    let spellings: [&dyn Fn(usize, &str, &str) -> String; 2] = [
+    let spellings: [&Assign; 2] = [
         &|_, name, value| format!(".set {name}, {value}\n"),
         &|i, name, value| match i % 3 {
             0 => format!(".set {name}, {value}\n"),
