@@ -44,8 +44,11 @@ pub(crate) struct Symbols {
     pub list: Vec<Sym>,
     by_name: FxHashMap<String, usize>,
     /// Absolute values of variables found by [`Symbols::absolute`] (`None`: not absolute
-    /// now), kept until a symbol they may depend on is assigned.
+    /// now), kept until a symbol they depend on is assigned.
     absolute_cache: RefCell<FxHashMap<usize, Option<i64>>>,
+    /// For each symbol, the variables whose value has named it (some may have been
+    /// reassigned since: the set only grows, and is used to forget cached values).
+    dependents: FxHashMap<usize, FxHashSet<usize>>,
 }
 
 impl Symbols {
@@ -82,18 +85,33 @@ impl Symbols {
 
     /// Gives symbol `i` the definition `def` (a `.set` or `=`).
     pub fn define(&mut self, i: usize, def: Def) {
-        // Cached values depend on this symbol only if a variable names it (or it was one).
-        if self.list[i].named_by_variable || matches!(self.list[i].def, Def::Value(_)) {
-            self.absolute_cache.get_mut().clear();
-        }
+        self.forget_values_depending_on(i);
         if let Def::Value(e) = &def {
             for_each_symbol(e, |name| {
-                if let Some(k) = self.by_name.get(name) {
-                    self.list[*k].named_by_variable = true;
+                if let Some(&k) = self.by_name.get(name) {
+                    self.list[k].named_by_variable = true;
+                    self.dependents.entry(k).or_default().insert(i);
                 }
             });
         }
         self.list[i].def = def;
+    }
+
+    /// Drops the cached values of `i` and of the variables defined from it, directly or
+    /// through others. A variable is cached only after every variable it names, so the walk
+    /// stops at the first that is not cached: a chain reassigned link by link costs one step
+    /// per assignment, not the length of the chain.
+    fn forget_values_depending_on(&mut self, i: usize) {
+        let cache = self.absolute_cache.get_mut();
+        cache.remove(&i);
+        let mut work = vec![i];
+        while let Some(k) = work.pop() {
+            for &d in self.dependents.get(&k).into_iter().flatten() {
+                if cache.remove(&d).is_some() {
+                    work.push(d);
+                }
+            }
+        }
     }
 
     /// Whether giving symbol `i` the value `e` is refused, as llvm-mc refuses it.
