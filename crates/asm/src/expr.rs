@@ -121,32 +121,60 @@ pub enum Unresolved {
 }
 
 impl Expr {
-    /// Evaluates the expression with LLVM's 64-bit wrapping arithmetic.
+    /// Evaluates the expression with LLVM's 64-bit wrapping arithmetic. The tree is walked
+    /// with a stack of its own, not by recursion.
     pub fn eval(&self, syms: &dyn SymbolValues) -> Result<i64, Unresolved> {
-        Ok(match self {
-            Expr::Num(n) => *n,
-            Expr::Sym { name, variant } => {
-                // A relocation variant always leaves the value to the linker.
-                if *variant != Variant::None {
-                    return Err(Unresolved::Symbol(name.clone()));
+        /// What is left to do: visit a node, or apply an operator to the values on top.
+        enum Step<'e> {
+            Visit(&'e Expr),
+            Unary(UnOp),
+            Binary(BinOp),
+        }
+        let mut work = vec![Step::Visit(self)];
+        let mut values: Vec<i64> = Vec::new();
+        while let Some(step) = work.pop() {
+            let value = match step {
+                Step::Visit(Expr::Num(n)) => *n,
+                Step::Visit(Expr::Sym { name, variant }) => {
+                    // A relocation variant always leaves the value to the linker.
+                    if *variant != Variant::None {
+                        return Err(Unresolved::Symbol(name.clone()));
+                    }
+                    syms.value(name)
+                        .ok_or_else(|| Unresolved::Symbol(name.clone()))?
                 }
-                syms.value(name)
-                    .ok_or_else(|| Unresolved::Symbol(name.clone()))?
-            }
-            Expr::Dot => syms
-                .value(".")
-                .ok_or_else(|| Unresolved::Symbol(".".into()))?,
-            Expr::Unary(op, e) => {
-                let v = e.eval(syms)?;
-                match op {
-                    UnOp::Neg => v.wrapping_neg(),
-                    UnOp::Not => !v,
-                    UnOp::LNot => (v == 0) as i64,
-                    UnOp::Plus => v,
+                Step::Visit(Expr::Dot) => syms
+                    .value(".")
+                    .ok_or_else(|| Unresolved::Symbol(".".into()))?,
+                Step::Visit(Expr::Unary(op, e)) => {
+                    work.push(Step::Unary(*op));
+                    work.push(Step::Visit(e));
+                    continue;
                 }
-            }
-            Expr::Binary(op, a, b) => binary(*op, a.eval(syms)?, b.eval(syms)?)?,
-        })
+                Step::Visit(Expr::Binary(op, a, b)) => {
+                    work.push(Step::Binary(*op));
+                    work.push(Step::Visit(b));
+                    work.push(Step::Visit(a));
+                    continue;
+                }
+                Step::Unary(op) => {
+                    let v = values.pop().unwrap_or(0);
+                    match op {
+                        UnOp::Neg => v.wrapping_neg(),
+                        UnOp::Not => !v,
+                        UnOp::LNot => (v == 0) as i64,
+                        UnOp::Plus => v,
+                    }
+                }
+                Step::Binary(op) => {
+                    let b = values.pop().unwrap_or(0);
+                    let a = values.pop().unwrap_or(0);
+                    binary(op, a, b)?
+                }
+            };
+            values.push(value);
+        }
+        Ok(values.pop().unwrap_or(0))
     }
 
     /// The value if the expression is a plain constant.
@@ -217,64 +245,175 @@ fn precedence(p: Punct, allow_pipe: bool) -> Option<(u8, BinOp)> {
     })
 }
 
+/// How deep an expression that does not fold to a constant may nest: operators over
+/// operators (`-(-(-x))`, `x+x+...+x`). Every walk over an expression tree (evaluation,
+/// relocation building, printing, dropping) recurses once per level, so the limit keeps
+/// them within a thread's stack whatever the input. Parentheses and operators over
+/// constants fold away as they are read and cost nothing; llvm-mc has no limit but runs out
+/// of stack at 10,000 to 50,000 levels.
+pub const MAX_EXPR_DEPTH: usize = 1000;
+
+/// The error for an expression deeper than [`MAX_EXPR_DEPTH`].
+fn too_deep(span: Range<usize>) -> ExprError {
+    ExprError {
+        span,
+        message: format!("expression nested too deeply (more than {MAX_EXPR_DEPTH} levels)"),
+    }
+}
+
+/// An operator read but not yet applied, with where it was written.
+enum Pending {
+    Unary(UnOp, Range<usize>),
+    Binary(BinOp, u8, Range<usize>),
+    /// An open parenthesis.
+    Paren,
+}
+
+/// An operand: the expression and the height of its tree.
+struct Operand {
+    expr: Expr,
+    height: usize,
+}
+
+impl Operand {
+    fn leaf(expr: Expr) -> Operand {
+        Operand { expr, height: 1 }
+    }
+}
+
 /// Parses an expression at the lexer's position.
 ///
 /// `allow_pipe` is false inside `|...|` (absolute-value bars), where `|` ends the operand.
+///
+/// The parser keeps its operators and operands on stacks of its own rather than recursing,
+/// so that no nesting of parentheses or prefix operators can exhaust the thread's stack.
 pub fn parse_expr(lex: &mut Lexer<'_>, allow_pipe: bool) -> Result<Expr, ExprError> {
-    parse_binary(lex, 0, allow_pipe)
-}
-
-fn parse_binary(lex: &mut Lexer<'_>, min_prec: u8, allow_pipe: bool) -> Result<Expr, ExprError> {
-    let mut lhs = parse_unary(lex, allow_pipe)?;
+    let mut ops: Vec<Pending> = Vec::new();
+    let mut operands: Vec<Operand> = Vec::new();
+    let mut open_parens = 0usize;
     loop {
-        let t = lex.peek();
-        let Tok::Punct(p) = t.tok else { break };
-        let Some((prec, op)) = precedence(p, allow_pipe) else {
-            break;
+        // An operand: prefix operators and opening parentheses, then a primary.
+        let t = lex.next_token();
+        let unary = match t.tok {
+            Tok::Punct(Punct::Minus) => UnOp::Neg,
+            Tok::Punct(Punct::Tilde) => UnOp::Not,
+            Tok::Punct(Punct::Bang) => UnOp::LNot,
+            Tok::Punct(Punct::Plus) => UnOp::Plus,
+            Tok::Punct(Punct::LParen) => {
+                ops.push(Pending::Paren);
+                open_parens += 1;
+                continue;
+            }
+            _ => {
+                operands.push(Operand::leaf(parse_primary(lex, t)?));
+                // Binary operators and closing parentheses, until an operand is due.
+                loop {
+                    let t = lex.peek();
+                    // `|` is an operator inside parentheses even within `|...|`.
+                    let pipe = allow_pipe || open_parens > 0;
+                    if let Some((prec, op)) = match t.tok {
+                        Tok::Punct(p) => precedence(p, pipe),
+                        _ => None,
+                    } {
+                        // Left-associative: what binds at least as tightly is applied first.
+                        reduce(&mut ops, &mut operands, prec)?;
+                        lex.next_token();
+                        ops.push(Pending::Binary(op, prec, t.span()));
+                        break;
+                    }
+                    reduce(&mut ops, &mut operands, 0)?;
+                    if open_parens == 0 {
+                        return Ok(operands.pop().map_or(Expr::Num(0), |o| o.expr));
+                    }
+                    let close = lex.next_token();
+                    if !close.is(Punct::RParen) {
+                        return Err(ExprError {
+                            span: close.span(),
+                            message: "unexpected token in expression".into(),
+                        });
+                    }
+                    ops.pop();
+                    open_parens -= 1;
+                }
+                continue;
+            }
         };
-        if prec <= min_prec {
-            break;
-        }
-        lex.next_token();
-        let rhs = parse_binary(lex, prec, allow_pipe)?;
-        lhs = match (&lhs, &rhs) {
-            // Fold constants as we go: operands are nearly always plain numbers.
-            (Expr::Num(a), Expr::Num(b)) => match binary(op, *a, *b) {
-                Ok(v) => Expr::Num(v),
-                Err(_) => Expr::Binary(op, Box::new(lhs), Box::new(rhs)),
-            },
-            _ => Expr::Binary(op, Box::new(lhs), Box::new(rhs)),
-        };
+        ops.push(Pending::Unary(unary, t.span()));
     }
-    Ok(lhs)
 }
 
-fn parse_unary(lex: &mut Lexer<'_>, allow_pipe: bool) -> Result<Expr, ExprError> {
-    let t = lex.next_token();
-    let op = match t.tok {
-        Tok::Punct(Punct::Minus) => UnOp::Neg,
-        Tok::Punct(Punct::Tilde) => UnOp::Not,
-        Tok::Punct(Punct::Bang) => UnOp::LNot,
-        Tok::Punct(Punct::Plus) => UnOp::Plus,
-        _ => return parse_primary(lex, t, allow_pipe),
-    };
-    let e = parse_unary(lex, allow_pipe)?;
-    Ok(match e {
-        Expr::Num(n) => Expr::Num(match op {
+/// Applies the pending operators down to the innermost open parenthesis: every prefix
+/// operator, and binary operators of precedence `min_prec` or higher.
+fn reduce(
+    ops: &mut Vec<Pending>,
+    operands: &mut Vec<Operand>,
+    min_prec: u8,
+) -> Result<(), ExprError> {
+    loop {
+        let applies = match ops.last() {
+            Some(Pending::Unary(..)) => true,
+            Some(Pending::Binary(_, prec, _)) => *prec >= min_prec,
+            _ => false,
+        };
+        if !applies {
+            return Ok(());
+        }
+        let result = match (ops.pop(), operands.pop()) {
+            (Some(Pending::Unary(op, span)), Some(rhs)) => unary(op, rhs, span)?,
+            (Some(Pending::Binary(op, _, span)), Some(rhs)) => match operands.pop() {
+                Some(lhs) => binary_operand(op, lhs, rhs, span)?,
+                None => return Ok(()),
+            },
+            _ => return Ok(()),
+        };
+        operands.push(result);
+    }
+}
+
+fn unary(op: UnOp, operand: Operand, span: Range<usize>) -> Result<Operand, ExprError> {
+    Ok(match operand.expr {
+        Expr::Num(n) => Operand::leaf(Expr::Num(match op {
             UnOp::Neg => n.wrapping_neg(),
             UnOp::Not => !n,
             UnOp::LNot => (n == 0) as i64,
             UnOp::Plus => n,
-        }),
-        e => Expr::Unary(op, Box::new(e)),
+        })),
+        e => {
+            let height = operand.height + 1;
+            if height > MAX_EXPR_DEPTH {
+                return Err(too_deep(span));
+            }
+            Operand {
+                expr: Expr::Unary(op, Box::new(e)),
+                height,
+            }
+        }
     })
 }
 
-fn parse_primary(
-    lex: &mut Lexer<'_>,
-    t: crate::lex::Token,
-    allow_pipe: bool,
-) -> Result<Expr, ExprError> {
+fn binary_operand(
+    op: BinOp,
+    lhs: Operand,
+    rhs: Operand,
+    span: Range<usize>,
+) -> Result<Operand, ExprError> {
+    // Fold constants as we go: operands are nearly always plain numbers.
+    if let (Expr::Num(a), Expr::Num(b)) = (&lhs.expr, &rhs.expr) {
+        if let Ok(v) = binary(op, *a, *b) {
+            return Ok(Operand::leaf(Expr::Num(v)));
+        }
+    }
+    let height = lhs.height.max(rhs.height) + 1;
+    if height > MAX_EXPR_DEPTH {
+        return Err(too_deep(span));
+    }
+    Ok(Operand {
+        expr: Expr::Binary(op, Box::new(lhs.expr), Box::new(rhs.expr)),
+        height,
+    })
+}
+
+fn parse_primary(lex: &mut Lexer<'_>, t: crate::lex::Token) -> Result<Expr, ExprError> {
     match t.tok {
         Tok::Int(v) => Ok(Expr::Num(v as i64)),
         // Inside an expression a real number stands for the bits of its double, as in
@@ -286,18 +425,6 @@ fn parse_primary(
                 return Ok(Expr::Dot);
             }
             symbol(text, t.span())
-        }
-        Tok::Punct(Punct::LParen) => {
-            let e = parse_binary(lex, 0, true)?;
-            let close = lex.next_token();
-            if !close.is(Punct::RParen) {
-                return Err(ExprError {
-                    span: close.span(),
-                    message: "unexpected token in expression".into(),
-                });
-            }
-            let _ = allow_pipe;
-            Ok(e)
         }
         _ => Err(ExprError {
             span: t.span(),

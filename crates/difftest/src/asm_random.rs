@@ -236,6 +236,14 @@ fn rewrite(p: &mut Parsed, rng: &mut Rng) {
     if rng.one_in(4) {
         respell_separators(p, rng);
     }
+    // Drawn from a generator of their own, so that the statements (and the figures) of
+    // earlier runs stay as they were.
+    let mut nested = rng.fork(0x6e65_7374);
+    for item in &mut p.items {
+        if nested.one_in(8) {
+            item.1 = respell_as_nested_expression(&item.1, &mut nested);
+        }
+    }
 }
 
 /// Suffixes added to a mnemonic without one (mostly valid for VALU rows).
@@ -296,6 +304,31 @@ fn respell_numbers(item: &str, rng: &mut Rng) -> String {
         }
     }
     out
+}
+
+/// An integer operand inside parentheses and pairs of negations, a few levels deep or (one
+/// time in sixteen) thousands of levels deep: llvm-mc-19 reads up to 10,000 levels, and the
+/// assembler folds any depth of them over a constant.
+fn respell_as_nested_expression(item: &str, rng: &mut Rng) -> String {
+    let body = item.strip_prefix('-').unwrap_or(item);
+    let is_int = !body.is_empty()
+        && (body.bytes().all(|c| c.is_ascii_digit())
+            || body
+                .strip_prefix("0x")
+                .is_some_and(|h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit())));
+    if !is_int {
+        return item.to_string();
+    }
+    let depth = if rng.one_in(16) {
+        1000 + rng.below(2000) as usize
+    } else {
+        1 + rng.below(8) as usize
+    };
+    match rng.below(3) {
+        0 => format!("{}{item}{}", "(".repeat(depth), ")".repeat(depth)),
+        1 => format!("({}{item})", "- - ".repeat(depth)),
+        _ => format!("{}{item}{}", "(~(~".repeat(depth), "))".repeat(depth)),
+    }
 }
 
 fn respell_float(item: &str, rng: &mut Rng) -> String {

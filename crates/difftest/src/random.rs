@@ -39,6 +39,13 @@ impl Rng {
     pub fn one_in(&mut self, n: u64) -> bool {
         self.below(n) == 0
     }
+
+    /// A generator of its own, seeded from this one's state and `salt`, without advancing
+    /// this one: a new kind of random choice made with it leaves every other choice (and
+    /// so every earlier figure of a run with the same seed) as it was.
+    pub fn fork(&self, salt: u64) -> Rng {
+        Rng::new(self.0 ^ salt.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    }
 }
 
 /// Interesting source-operand values: registers, specials, inline constants, literal marker.

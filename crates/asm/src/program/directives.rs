@@ -205,8 +205,10 @@ impl Asm<'_> {
                     self.error_at(args_col, format!("redefinition of '{sym}'"));
                     return true;
                 }
-                if let Some(e) = self.parse_expr_all(parts[1].1, args_col + parts[1].0) {
-                    self.set_symbol(sym, args_col, e);
+                let (at, text) = parts[1];
+                if let Some(e) = self.parse_expr_all(text, args_col + at) {
+                    let expr_col = args_col + at + (text.len() - text.trim_start().len());
+                    self.set_symbol(sym, args_col, expr_col, e);
                 }
             }
             _ => {

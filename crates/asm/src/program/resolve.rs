@@ -5,7 +5,7 @@ use crate::expr::{BinOp, Expr, UnOp, Variant};
 use crate::FixupKind;
 
 use super::state::{Asm, Patch, Pending};
-use super::symbols::Def;
+use super::symbols::{for_each_symbol, Def};
 use super::{Binding, Program, RelocTarget, Relocation, Symbol};
 
 /// `R_AMDGPU_*` relocation types.
@@ -39,7 +39,7 @@ enum Anchor {
 
 /// A relocatable value: `add - sub + constant`, as llvm-mc's MCValue.
 #[derive(Clone, Copy, Debug)]
-struct RelValue {
+pub(crate) struct RelValue {
     add: Option<Anchor>,
     sub: Option<Anchor>,
     constant: i64,
@@ -87,72 +87,143 @@ impl RelValue {
 
 const NOT_RELOCATABLE: &str = "expected relocatable expression";
 
+/// The relocatable values of variables, by symbol index, once computed.
+pub(crate) type VariableValues = Vec<Option<Result<RelValue, String>>>;
+
 impl Asm<'_> {
-    /// Evaluates `e` at location `dot` as a relocatable value.
-    fn eval_rel(&mut self, e: &Expr, dot: (usize, u64), depth: u32) -> Result<RelValue, String> {
-        if depth > 64 {
-            return Err("cyclic dependency detected for symbol".into());
+    /// Evaluates `e` at location `dot` as a relocatable value. The tree is walked with a
+    /// stack of its own (a frame of this function takes kilobytes in a debug build), and
+    /// variables are evaluated by [`Asm::variable_value`], without recursion either.
+    fn eval_rel(&mut self, e: &Expr, dot: (usize, u64)) -> Result<RelValue, String> {
+        /// What is left to do: visit a node, or apply an operator to the values on top.
+        enum Step<'e> {
+            Visit(&'e Expr),
+            Unary(UnOp),
+            Binary(BinOp),
         }
-        Ok(match e {
-            Expr::Num(n) => RelValue::constant(*n),
-            Expr::Dot => RelValue {
+        let mut work = vec![Step::Visit(e)];
+        let mut values: Vec<RelValue> = Vec::new();
+        while let Some(step) = work.pop() {
+            let value = match step {
+                Step::Visit(Expr::Num(n)) => RelValue::constant(*n),
+                Step::Visit(Expr::Dot) => RelValue {
+                    add: Some(Anchor::Label {
+                        section: dot.0,
+                        offset: dot.1,
+                        sym: None,
+                    }),
+                    ..RelValue::constant(0)
+                },
+                Step::Visit(Expr::Sym { name, variant }) => self.symbol_rel(name, *variant)?,
+                Step::Visit(Expr::Unary(op, inner)) => {
+                    work.push(Step::Unary(*op));
+                    work.push(Step::Visit(inner));
+                    continue;
+                }
+                Step::Visit(Expr::Binary(op, a, b)) => {
+                    work.push(Step::Binary(*op));
+                    work.push(Step::Visit(b));
+                    work.push(Step::Visit(a));
+                    continue;
+                }
+                Step::Unary(op) => {
+                    let v = values.pop().ok_or(NOT_RELOCATABLE)?;
+                    unary_rel(op, v)?
+                }
+                Step::Binary(op) => {
+                    let b = values.pop().ok_or(NOT_RELOCATABLE)?;
+                    let a = values.pop().ok_or(NOT_RELOCATABLE)?;
+                    combine(op, a, b)?
+                }
+            };
+            values.push(value);
+        }
+        values.pop().ok_or_else(|| NOT_RELOCATABLE.into())
+    }
+
+    /// The relocatable value of the symbol `name` written with `variant`.
+    fn symbol_rel(&mut self, name: &str, variant: Variant) -> Result<RelValue, String> {
+        let i = self.syms.get_or_create(name);
+        let mut v = match &self.syms.list[i].def {
+            Def::Label { section, offset } => RelValue {
                 add: Some(Anchor::Label {
-                    section: dot.0,
-                    offset: dot.1,
-                    sym: None,
+                    section: *section,
+                    offset: *offset,
+                    sym: Some(i),
                 }),
                 ..RelValue::constant(0)
             },
-            Expr::Sym { name, variant } => {
-                let i = self.syms.get_or_create(name);
-                let mut v = match self.syms.list[i].def.clone() {
-                    Def::Label { section, offset } => RelValue {
-                        add: Some(Anchor::Label {
-                            section,
-                            offset,
-                            sym: Some(i),
-                        }),
-                        ..RelValue::constant(0)
-                    },
-                    Def::Value(inner) => self.eval_rel(&inner, dot, depth + 1)?,
-                    Def::Undefined => {
-                        self.syms.list[i].referenced = true;
-                        RelValue {
-                            add: Some(Anchor::External(i)),
-                            ..RelValue::constant(0)
-                        }
-                    }
+            Def::Value(_) => self.variable_value(i)?,
+            Def::Undefined => {
+                self.syms.list[i].referenced = true;
+                RelValue {
+                    add: Some(Anchor::External(i)),
+                    ..RelValue::constant(0)
+                }
+            }
+        };
+        if variant != Variant::None {
+            v.variant = variant;
+        }
+        Ok(v)
+    }
+
+    /// The relocatable value of variable `i`. Every symbol is final by now, so each
+    /// variable is evaluated once; the variables it is defined from are evaluated first,
+    /// with a stack of their own, so that a chain of any length needs no recursion.
+    fn variable_value(&mut self, i: usize) -> Result<RelValue, String> {
+        if let Some(Some(v)) = self.variable_values.get(i) {
+            return v.clone();
+        }
+        let len = self.syms.list.len();
+        self.variable_values.resize(len, None);
+        let mut stack = vec![i];
+        let mut on_stack = vec![false; len];
+        on_stack[i] = true;
+        while let Some(&top) = stack.last() {
+            let Def::Value(e) = &self.syms.list[top].def else {
+                stack.pop();
+                continue;
+            };
+            let (mut waiting, mut cyclic) = (false, false);
+            for_each_symbol(e, |name| {
+                let Some(k) = self.syms.index(name) else {
+                    return;
                 };
-                if *variant != Variant::None {
-                    v.variant = *variant;
+                let pending = matches!(self.syms.list[k].def, Def::Value(_))
+                    && self.variable_values.get(k).is_some_and(Option::is_none);
+                if !pending {
+                    return;
                 }
-                v
-            }
-            Expr::Unary(op, inner) => {
-                let v = self.eval_rel(inner, dot, depth + 1)?;
-                match (op, v.absolute()) {
-                    (UnOp::Plus, _) => v,
-                    (UnOp::Neg, None) if v.sub.is_none() => RelValue {
-                        add: None,
-                        sub: v.add,
-                        constant: v.constant.wrapping_neg(),
-                        variant: v.variant,
-                    },
-                    (_, Some(c)) => RelValue::constant(match op {
-                        UnOp::Neg => c.wrapping_neg(),
-                        UnOp::Not => !c,
-                        UnOp::LNot => (c == 0) as i64,
-                        UnOp::Plus => c,
-                    }),
-                    _ => return Err(NOT_RELOCATABLE.into()),
+                if on_stack[k] {
+                    cyclic = true;
+                } else {
+                    stack.push(k);
+                    on_stack[k] = true;
+                    waiting = true;
                 }
+            });
+            if waiting {
+                continue;
             }
-            Expr::Binary(op, a, b) => {
-                let a = self.eval_rel(a, dot, depth + 1)?;
-                let b = self.eval_rel(b, dot, depth + 1)?;
-                combine(*op, a, b)?
-            }
-        })
+            let value = if cyclic {
+                // Assignments that would close a cycle are refused, so this is a safeguard.
+                Err(format!(
+                    "cyclic dependency detected for symbol '{}'",
+                    self.syms.list[top].name
+                ))
+            } else {
+                let e = e.clone();
+                // A variable's value holds no `.` (it became a label at the assignment).
+                self.eval_rel(&e, (0, 0))
+            };
+            self.variable_values[top] = Some(value);
+            on_stack[top] = false;
+            stack.pop();
+        }
+        self.variable_values[i]
+            .clone()
+            .unwrap_or(Err(NOT_RELOCATABLE.into()))
     }
 
     /// Resolves every fixup and builds the program; `None` if nothing can be built (the
@@ -185,7 +256,7 @@ impl Asm<'_> {
 
     /// Patches one fixup, or records its relocation.
     fn apply(&mut self, f: &Pending<'_>) -> Result<(), String> {
-        let v = self.eval_rel(&f.expr, (f.section, f.pc), 0)?.simplify();
+        let v = self.eval_rel(&f.expr, (f.section, f.pc))?.simplify();
         match f.patch {
             Patch::Instruction(FixupKind::BranchSimm16) => self.branch(f, v),
             Patch::Instruction(FixupKind::Literal32) => self.literal(f, v),
@@ -347,7 +418,7 @@ impl Asm<'_> {
             }
             let (section, value, defined) = match &sym.def {
                 Def::Label { section, offset } => (Some(*section), *offset, true),
-                Def::Value(e) => match self.eval_rel(e, (0, 0), 0).map(RelValue::simplify) {
+                Def::Value(e) => match self.eval_rel(e, (0, 0)).map(RelValue::simplify) {
                     Ok(v) => match (v.add, v.sub) {
                         (None, None) => (None, v.constant as u64, true),
                         (
@@ -369,7 +440,7 @@ impl Asm<'_> {
             };
             let size = match &sym.size {
                 Some((e, dot)) => self
-                    .eval_rel(e, *dot, 0)
+                    .eval_rel(e, *dot)
                     .ok()
                     .and_then(|v| v.simplify().absolute())
                     .unwrap_or(0) as u64,
@@ -394,6 +465,26 @@ impl Asm<'_> {
         }
         (out, map)
     }
+}
+
+/// Applies a unary operator to a relocatable value.
+fn unary_rel(op: UnOp, v: RelValue) -> Result<RelValue, String> {
+    Ok(match (op, v.absolute()) {
+        (UnOp::Plus, _) => v,
+        (UnOp::Neg, None) if v.sub.is_none() => RelValue {
+            add: None,
+            sub: v.add,
+            constant: v.constant.wrapping_neg(),
+            variant: v.variant,
+        },
+        (_, Some(c)) => RelValue::constant(match op {
+            UnOp::Neg => c.wrapping_neg(),
+            UnOp::Not => !c,
+            UnOp::LNot => (c == 0) as i64,
+            UnOp::Plus => c,
+        }),
+        _ => return Err(NOT_RELOCATABLE.into()),
+    })
 }
 
 /// Combines two relocatable values with a binary operator.

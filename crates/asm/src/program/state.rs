@@ -6,12 +6,12 @@ use rustc_hash::FxHashMap;
 
 use gcnkit_isa::Target;
 
-use crate::expr::{Expr, SymbolValues};
+use crate::expr::{Expr, SymbolValues, Variant};
 use crate::{assemble_instruction, FixupKind};
 
 use super::input::{strip_comments, FileLoader, Frame, FrameKind, Text};
 use super::prepass::{threads_for, Prepass, Reader};
-use super::symbols::{Def, Symbols};
+use super::symbols::{AssignmentError, Def, Symbols};
 use super::{Diagnostic, Failed, Options, Program, RecordedInstruction, Section, Severity};
 
 /// Default `.amdhsa_code_object_version` of LLVM 19.
@@ -24,12 +24,12 @@ const MAX_CACHED_ENCODINGS: usize = 1 << 20;
 
 /// [`SymbolValues`] that notes whether it was asked anything.
 struct Tracking<'a> {
-    inner: super::symbols::Nested<'a>,
+    inner: super::symbols::Values<'a>,
     consulted: std::cell::Cell<bool>,
 }
 
 impl<'a> Tracking<'a> {
-    fn new(inner: super::symbols::Nested<'a>) -> Tracking<'a> {
+    fn new(inner: super::symbols::Values<'a>) -> Tracking<'a> {
         Tracking {
             inner,
             consulted: std::cell::Cell::new(false),
@@ -144,6 +144,8 @@ pub(crate) struct Asm<'l> {
     pub metadata: Vec<(String, Loc<'l>)>,
     /// What other threads assembled ahead in the root file.
     pub prepass: Option<Reader<'l>>,
+    /// Variables' values as the end of assembly computes them.
+    pub variable_values: super::resolve::VariableValues,
 }
 
 /// Assembles the file `name` with contents `text`.
@@ -224,6 +226,7 @@ impl<'l> Asm<'l> {
             encodings: FxHashMap::default(),
             metadata: Vec::new(),
             prepass: None,
+            variable_values: Vec::new(),
         }
     }
 
@@ -391,13 +394,26 @@ impl<'l> Asm<'l> {
     /// `name = expr`.
     fn assignment(&mut self, name: &str, col: usize, rest: &str, rest_col: usize) {
         if let Some(e) = self.parse_expr_all(rest, rest_col) {
-            self.set_symbol(name, col, e);
+            let expr_col = rest_col + (rest.len() - rest.trim_start().len());
+            self.set_symbol(name, col, expr_col, e);
         }
     }
 
-    /// Gives `name` the value of `e` (`.set`, `=`, `.equ`).
-    pub(crate) fn set_symbol(&mut self, name: &str, col: usize, e: Expr) {
+    /// Gives `name` the value of `e` (`.set`, `=`, `.equ`); `expr_col` is where `e` starts,
+    /// where llvm-mc reports an assignment it refuses.
+    pub(crate) fn set_symbol(&mut self, name: &str, col: usize, expr_col: usize, mut e: Expr) {
         self.syms.touch(&e);
+        let i = self.syms.get_or_create(name);
+        if let Some(why) = self.syms.assignment_error(i, &e) {
+            let message = match why {
+                AssignmentError::RecursiveUse => format!("Recursive use of '{name}'"),
+                AssignmentError::NonAbsoluteReassignment => {
+                    format!("invalid reassignment of non-absolute variable '{name}'")
+                }
+            };
+            self.error_at(expr_col, message);
+            return;
+        }
         let def = match &e {
             Expr::Dot => Def::Label {
                 section: self.current,
@@ -405,15 +421,63 @@ impl<'l> Asm<'l> {
             },
             _ => match e.eval(&self.syms.values()) {
                 Ok(v) => Def::Value(Expr::Num(v)),
-                Err(_) => Def::Value(e),
+                Err(_) => {
+                    self.pin_operands(&mut e);
+                    Def::Value(e)
+                }
             },
         };
-        let i = self.syms.get_or_create(name);
         if matches!(self.syms.list[i].def, Def::Label { .. }) {
             self.error_at(col, "redefinition of label");
             return;
         }
-        self.syms.list[i].def = def;
+        self.syms.define(i, def);
+    }
+
+    /// Fixes what a variable's value means at its definition, as llvm-mc does: a constant
+    /// variable stands for its current value, and `.` for the location of the assignment
+    /// (a temporary label). The value then no longer depends on where it is used, or on
+    /// later reassignments, so that it can be computed once.
+    fn pin_operands(&mut self, e: &mut Expr) {
+        let mut work = vec![e];
+        while let Some(e) = work.pop() {
+            match e {
+                Expr::Sym {
+                    name,
+                    variant: Variant::None,
+                } => {
+                    if let Some(n) =
+                        self.syms
+                            .index(name)
+                            .and_then(|k| match self.syms.list[k].def {
+                                Def::Value(Expr::Num(n)) => Some(n),
+                                _ => None,
+                            })
+                    {
+                        *e = Expr::Num(n);
+                    }
+                }
+                Expr::Dot => {
+                    // A name no statement can write: lines never hold a newline.
+                    let name = format!(".L\n{}", self.syms.list.len());
+                    let k = self.syms.get_or_create(&name);
+                    self.syms.list[k].def = Def::Label {
+                        section: self.current,
+                        offset: self.sections[self.current].data.len() as u64,
+                    };
+                    *e = Expr::Sym {
+                        name,
+                        variant: Variant::None,
+                    };
+                }
+                Expr::Unary(_, a) => work.push(a),
+                Expr::Binary(_, a, b) => {
+                    work.push(a);
+                    work.push(b);
+                }
+                Expr::Num(_) | Expr::Sym { .. } => {}
+            }
+        }
     }
 
     /// Assembles an instruction statement starting at column `col` of the line.

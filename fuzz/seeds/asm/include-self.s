@@ -1,0 +1,2 @@
+.include "include-self.s"
+s_nop 0
