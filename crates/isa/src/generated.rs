@@ -160,6 +160,8 @@ pub enum Mnemonic {
     BufferStoreFormatXyz,
     /// `buffer_store_format_xyzw`
     BufferStoreFormatXyzw,
+    /// `buffer_store_lds_dword`
+    BufferStoreLdsDword,
     /// `buffer_store_short`
     BufferStoreShort,
     /// `buffer_store_short_d16_hi`
@@ -2939,6 +2941,7 @@ impl Mnemonic {
             Mnemonic::BufferStoreFormatXy => "buffer_store_format_xy",
             Mnemonic::BufferStoreFormatXyz => "buffer_store_format_xyz",
             Mnemonic::BufferStoreFormatXyzw => "buffer_store_format_xyzw",
+            Mnemonic::BufferStoreLdsDword => "buffer_store_lds_dword",
             Mnemonic::BufferStoreShort => "buffer_store_short",
             Mnemonic::BufferStoreShortD16Hi => "buffer_store_short_d16_hi",
             Mnemonic::BufferWbinvl1 => "buffer_wbinvl1",
@@ -4325,58 +4328,60 @@ pub mod flags {
     pub const INTERP: u128 = 1 << 14;
     /// `+lds` in the table files.
     pub const LDS: u128 = 1 << 15;
+    /// `+ldsstore` in the table files.
+    pub const LDSSTORE: u128 = 1 << 16;
     /// `+load` in the table files.
-    pub const LOAD: u128 = 1 << 16;
+    pub const LOAD: u128 = 1 << 17;
     /// `+mai` in the table files.
-    pub const MAI: u128 = 1 << 17;
+    pub const MAI: u128 = 1 << 18;
     /// `+mods` in the table files.
-    pub const MODS: u128 = 1 << 18;
+    pub const MODS: u128 = 1 << 19;
     /// `+nod16` in the table files.
-    pub const NOD16: u128 = 1 << 19;
+    pub const NOD16: u128 = 1 << 20;
     /// `+nodpp` in the table files.
-    pub const NODPP: u128 = 1 << 20;
+    pub const NODPP: u128 = 1 << 21;
     /// `+noe64` in the table files.
-    pub const NOE64: u128 = 1 << 21;
+    pub const NOE64: u128 = 1 << 22;
     /// `+nogds` in the table files.
-    pub const NOGDS: u128 = 1 << 22;
+    pub const NOGDS: u128 = 1 << 23;
     /// `+nooffset` in the table files.
-    pub const NOOFFSET: u128 = 1 << 23;
+    pub const NOOFFSET: u128 = 1 << 24;
     /// `+noops` in the table files.
-    pub const NOOPS: u128 = 1 << 24;
+    pub const NOOPS: u128 = 1 << 25;
     /// `+noret` in the table files.
-    pub const NORET: u128 = 1 << 25;
+    pub const NORET: u128 = 1 << 26;
     /// `+nosdata` in the table files.
-    pub const NOSDATA: u128 = 1 << 26;
+    pub const NOSDATA: u128 = 1 << 27;
     /// `+nosdst` in the table files.
-    pub const NOSDST: u128 = 1 << 27;
+    pub const NOSDST: u128 = 1 << 28;
     /// `+nosdwa` in the table files.
-    pub const NOSDWA: u128 = 1 << 28;
+    pub const NOSDWA: u128 = 1 << 29;
     /// `+nossrc0` in the table files.
-    pub const NOSSRC0: u128 = 1 << 29;
+    pub const NOSSRC0: u128 = 1 << 30;
     /// `+off2` in the table files.
-    pub const OFF2: u128 = 1 << 30;
+    pub const OFF2: u128 = 1 << 31;
     /// `+optimm` in the table files.
-    pub const OPTIMM: u128 = 1 << 31;
+    pub const OPTIMM: u128 = 1 << 32;
     /// `+optvcc` in the table files.
-    pub const OPTVCC: u128 = 1 << 32;
+    pub const OPTVCC: u128 = 1 << 33;
     /// `+probe` in the table files.
-    pub const PROBE: u128 = 1 << 33;
+    pub const PROBE: u128 = 1 << 34;
     /// `+ret` in the table files.
-    pub const RET: u128 = 1 << 34;
+    pub const RET: u128 = 1 << 35;
     /// `+sendmsg` in the table files.
-    pub const SENDMSG: u128 = 1 << 35;
+    pub const SENDMSG: u128 = 1 << 36;
     /// `+sregonly` in the table files.
-    pub const SREGONLY: u128 = 1 << 36;
+    pub const SREGONLY: u128 = 1 << 37;
     /// `+store` in the table files.
-    pub const STORE: u128 = 1 << 37;
+    pub const STORE: u128 = 1 << 38;
     /// `+tied` in the table files.
-    pub const TIED: u128 = 1 << 38;
+    pub const TIED: u128 = 1 << 39;
     /// `+vaddr` in the table files.
-    pub const VADDR: u128 = 1 << 39;
+    pub const VADDR: u128 = 1 << 40;
     /// `+vop3b` in the table files.
-    pub const VOP3B: u128 = 1 << 40;
+    pub const VOP3B: u128 = 1 << 41;
     /// `+waitcnt` in the table files.
-    pub const WAITCNT: u128 = 1 << 41;
+    pub const WAITCNT: u128 = 1 << 42;
 }
 
 macro_rules! op {
@@ -4859,6 +4864,7 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "buffer_wbl2", op: Mnemonic::BufferWbl2, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 40, 40], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "buffer_inv", op: Mnemonic::BufferInv, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, X, 41], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "buffer_invl2", op: Mnemonic::BufferInvl2, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 41, X], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_lds_dword", op: Mnemonic::BufferStoreLdsDword, encoding: Encoding::Mubuf, opcodes: [X, X, 61, 61, 61, 61, 61], operands: &[op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDSSTORE, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "buffer_wbinvl1", op: Mnemonic::BufferWbinvl1, encoding: Encoding::Mubuf, opcodes: [113, 113, 62, 62, 62, 62, 62], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "buffer_wbinvl1_vol", op: Mnemonic::BufferWbinvl1Vol, encoding: Encoding::Mubuf, opcodes: [X, 112, 63, 63, 63, 63, 63], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "buffer_atomic_swap", op: Mnemonic::BufferAtomicSwap, encoding: Encoding::Mubuf, opcodes: [48, 48, 64, 64, 64, 64, 64], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
