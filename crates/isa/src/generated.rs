@@ -4310,78 +4310,80 @@ pub mod flags {
     pub const BRANCH: u128 = 1 << 5;
     /// `+d16unpacked` in the table files.
     pub const D16UNPACKED: u128 = 1 << 6;
+    /// `+e32name` in the table files.
+    pub const E32NAME: u128 = 1 << 7;
     /// `+e64` in the table files.
-    pub const E64: u128 = 1 << 7;
+    pub const E64: u128 = 1 << 8;
     /// `+gather` in the table files.
-    pub const GATHER: u128 = 1 << 8;
+    pub const GATHER: u128 = 1 << 9;
     /// `+gdsonly` in the table files.
-    pub const GDSONLY: u128 = 1 << 9;
+    pub const GDSONLY: u128 = 1 << 10;
     /// `+glcret` in the table files.
-    pub const GLCRET: u128 = 1 << 10;
+    pub const GLCRET: u128 = 1 << 11;
     /// `+gpridx` in the table files.
-    pub const GPRIDX: u128 = 1 << 11;
+    pub const GPRIDX: u128 = 1 << 12;
     /// `+hwreg` in the table files.
-    pub const HWREG: u128 = 1 << 12;
+    pub const HWREG: u128 = 1 << 13;
     /// `+imm32` in the table files.
-    pub const IMM32: u128 = 1 << 13;
+    pub const IMM32: u128 = 1 << 14;
     /// `+interp` in the table files.
-    pub const INTERP: u128 = 1 << 14;
+    pub const INTERP: u128 = 1 << 15;
     /// `+lds` in the table files.
-    pub const LDS: u128 = 1 << 15;
+    pub const LDS: u128 = 1 << 16;
     /// `+ldsstore` in the table files.
-    pub const LDSSTORE: u128 = 1 << 16;
+    pub const LDSSTORE: u128 = 1 << 17;
     /// `+load` in the table files.
-    pub const LOAD: u128 = 1 << 17;
+    pub const LOAD: u128 = 1 << 18;
     /// `+mai` in the table files.
-    pub const MAI: u128 = 1 << 18;
+    pub const MAI: u128 = 1 << 19;
     /// `+mods` in the table files.
-    pub const MODS: u128 = 1 << 19;
+    pub const MODS: u128 = 1 << 20;
     /// `+nod16` in the table files.
-    pub const NOD16: u128 = 1 << 20;
+    pub const NOD16: u128 = 1 << 21;
     /// `+nodpp` in the table files.
-    pub const NODPP: u128 = 1 << 21;
+    pub const NODPP: u128 = 1 << 22;
     /// `+noe64` in the table files.
-    pub const NOE64: u128 = 1 << 22;
+    pub const NOE64: u128 = 1 << 23;
     /// `+nogds` in the table files.
-    pub const NOGDS: u128 = 1 << 23;
+    pub const NOGDS: u128 = 1 << 24;
     /// `+nooffset` in the table files.
-    pub const NOOFFSET: u128 = 1 << 24;
+    pub const NOOFFSET: u128 = 1 << 25;
     /// `+noops` in the table files.
-    pub const NOOPS: u128 = 1 << 25;
+    pub const NOOPS: u128 = 1 << 26;
     /// `+noret` in the table files.
-    pub const NORET: u128 = 1 << 26;
+    pub const NORET: u128 = 1 << 27;
     /// `+nosdata` in the table files.
-    pub const NOSDATA: u128 = 1 << 27;
+    pub const NOSDATA: u128 = 1 << 28;
     /// `+nosdst` in the table files.
-    pub const NOSDST: u128 = 1 << 28;
+    pub const NOSDST: u128 = 1 << 29;
     /// `+nosdwa` in the table files.
-    pub const NOSDWA: u128 = 1 << 29;
+    pub const NOSDWA: u128 = 1 << 30;
     /// `+nossrc0` in the table files.
-    pub const NOSSRC0: u128 = 1 << 30;
+    pub const NOSSRC0: u128 = 1 << 31;
     /// `+off2` in the table files.
-    pub const OFF2: u128 = 1 << 31;
+    pub const OFF2: u128 = 1 << 32;
     /// `+optimm` in the table files.
-    pub const OPTIMM: u128 = 1 << 32;
+    pub const OPTIMM: u128 = 1 << 33;
     /// `+optvcc` in the table files.
-    pub const OPTVCC: u128 = 1 << 33;
+    pub const OPTVCC: u128 = 1 << 34;
     /// `+probe` in the table files.
-    pub const PROBE: u128 = 1 << 34;
+    pub const PROBE: u128 = 1 << 35;
     /// `+ret` in the table files.
-    pub const RET: u128 = 1 << 35;
+    pub const RET: u128 = 1 << 36;
     /// `+sendmsg` in the table files.
-    pub const SENDMSG: u128 = 1 << 36;
+    pub const SENDMSG: u128 = 1 << 37;
     /// `+sregonly` in the table files.
-    pub const SREGONLY: u128 = 1 << 37;
+    pub const SREGONLY: u128 = 1 << 38;
     /// `+store` in the table files.
-    pub const STORE: u128 = 1 << 38;
+    pub const STORE: u128 = 1 << 39;
     /// `+tied` in the table files.
-    pub const TIED: u128 = 1 << 39;
+    pub const TIED: u128 = 1 << 40;
     /// `+vaddr` in the table files.
-    pub const VADDR: u128 = 1 << 40;
+    pub const VADDR: u128 = 1 << 41;
     /// `+vop3b` in the table files.
-    pub const VOP3B: u128 = 1 << 41;
+    pub const VOP3B: u128 = 1 << 42;
     /// `+waitcnt` in the table files.
-    pub const WAITCNT: u128 = 1 << 42;
+    pub const WAITCNT: u128 = 1 << 43;
 }
 
 macro_rules! op {
@@ -5457,8 +5459,8 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_mul_hi_u32", op: Mnemonic::VMulHiU32, encoding: Encoding::Vop3, opcodes: [362, 362, 646, 646, 646, 646, 646], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
     InstrDef { mnemonic: "v_mul_hi_i32", op: Mnemonic::VMulHiI32, encoding: Encoding::Vop3, opcodes: [364, 364, 647, 647, 647, 647, 647], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
     InstrDef { mnemonic: "v_ldexp_f32", op: Mnemonic::VLdexpF32, encoding: Encoding::Vop3, opcodes: [X, X, 648, 648, 648, 648, 648], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,sext")], cpus: &[] },
-    InstrDef { mnemonic: "v_readlane_b32", op: Mnemonic::VReadlaneB32, encoding: Encoding::Vop3, opcodes: [X, X, 649, 649, 649, 649, 649], operands: &[op!(Sdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_writelane_b32", op: Mnemonic::VWritelaneB32, encoding: Encoding::Vop3, opcodes: [X, X, 650, 650, 650, 650, 650], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_readlane_b32", op: Mnemonic::VReadlaneB32, encoding: Encoding::Vop3, opcodes: [X, X, 649, 649, 649, 649, 649], operands: &[op!(Sdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS | flags::E32NAME, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_writelane_b32", op: Mnemonic::VWritelaneB32, encoding: Encoding::Vop3, opcodes: [X, X, 650, 650, 650, 650, 650], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS | flags::E32NAME, flag_args: &[(flags::MODS, "none")], cpus: &[] },
     InstrDef { mnemonic: "v_bcnt_u32_b32", op: Mnemonic::VBcntU32B32, encoding: Encoding::Vop3, opcodes: [X, X, 651, 651, 651, 651, 651], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
     InstrDef { mnemonic: "v_mbcnt_lo_u32_b32", op: Mnemonic::VMbcntLoU32B32, encoding: Encoding::Vop3, opcodes: [X, X, 652, 652, 652, 652, 652], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
     InstrDef { mnemonic: "v_mbcnt_hi_u32_b32", op: Mnemonic::VMbcntHiU32B32, encoding: Encoding::Vop3, opcodes: [X, X, 653, 653, 653, 653, 653], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },

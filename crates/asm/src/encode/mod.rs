@@ -320,6 +320,17 @@ fn encode_row(a: &mut Asm<'_>, def: &InstrDef, s: &Stmt<'_>, want: Want) -> Resu
             scalar::encode_smem(a, def, ops)
         }
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc => vop::encode(a, def, s, want),
+        Encoding::Vop3 if def.has(gcnkit_isa::flags::E32NAME) => {
+            // llvm-mc keeps the gfx6/gfx7 VOP2 name of these: `_e32`, never `_e64`.
+            if matches!(want, Want::E64 | Want::Sdwa | Want::Dpp) {
+                return Err(unsupported_variant(want, s));
+            }
+            // A literal lane select is just an invalid operand to llvm-mc.
+            vop3::encode_vop3(a, def, ops).map_err(|e| match e.message.as_str() {
+                "literal operands are not supported" => AsmError::new(e.span, INVALID_OPERAND),
+                _ => e,
+            })
+        }
         Encoding::Vop3 => {
             a.e64_only(want, s)?;
             vop3::encode_vop3(a, def, ops)
