@@ -4,7 +4,7 @@
 
 use gcnkit_isa::decode::vop3_base;
 use gcnkit_isa::encoding::layout;
-use gcnkit_isa::{Encoding, Field, Gen, InstrDef, Target};
+use gcnkit_isa::{flags, Encoding, Field, Gen, InstrDef, Target};
 
 /// A small, fast, seedable generator (xorshift64*), so that runs are reproducible.
 #[derive(Clone, Debug)]
@@ -126,6 +126,17 @@ pub fn random_encoding(rng: &mut Rng, row: &InstrDef, gen: Gen, form: VopForm) -
         set(&mut bits, enc_for_layout, gen, f.field, value);
     }
     set(&mut bits, enc_for_layout, gen, Field::Op, opcode);
+    if row.has(flags::LDSSTORE) && !rng.one_in(4) {
+        // Valid only with the lds bit and without a VGPR address or tfe/acc.
+        for (field, value) in [
+            (Field::Lds, 1),
+            (Field::Offen, 0),
+            (Field::Idxen, 0),
+            (Field::Tfe, 0),
+        ] {
+            set(&mut bits, enc_for_layout, gen, field, value);
+        }
+    }
     match enc {
         Encoding::Flat if gen.is_gfx9_family() => set(&mut bits, enc, gen, Field::Seg, 0),
         Encoding::Scratch => set(&mut bits, enc_for_layout, gen, Field::Seg, 1),

@@ -235,6 +235,23 @@ fn print_buf(
     if def.operands.is_empty() {
         return print_buf_bare(inst, out, glc, sc1_bit, lds || bit55);
     }
+    if def.has(flags::LDSSTORE) {
+        // LLVM has only the form with the lds bit, without a VGPR address and without tfe
+        // (gfx90a/gfx940: acc); it ignores the vdata and vaddr fields.
+        invalid_if(!lds || offen || idxen || bit55)?;
+        out.push(' ');
+        push_srsrc(out, gen, inst.field(Field::Srsrc))?;
+        out.push_str(", ");
+        push_soffset(out, gen, inst.field(Field::Soffset))?;
+        let offset = inst.field(Field::Offset) as i64;
+        // `lds` is a fixed word of this instruction's syntax, so it precedes the cache bits.
+        push_offset_and_cache(out, gen, offset, [false; 5]);
+        out.push_str(" lds");
+        let sc1 = gen == Gen::Gfx940 && sc1_bit;
+        let scc = gen == Gen::Gfx90a && sc1_bit;
+        push_offset_and_cache(out, gen, 0, [glc, slc, sc1, scc, false]);
+        return Ok(());
+    }
     if def.has(flags::GLCRET) && glc {
         invalid_if(!glc_allowed(def, gen))?;
     }
@@ -279,12 +296,7 @@ fn print_buf(
             }
             Role::Soffset => {
                 sep(out, &mut first);
-                let soffset = inst.field(Field::Soffset);
-                push_src(out, gen, soffset, DataType::B32, None)?;
-                if soffset == 254 {
-                    // LLVM decodes lds_direct here but flags it as no scalar register.
-                    out.push_str("/*Invalid register, operand has 'SReg_32' register class*/");
-                }
+                push_soffset(out, gen, inst.field(Field::Soffset))?;
             }
             _ => return Err(PrintError::Invalid),
         }
@@ -305,6 +317,16 @@ fn print_buf(
     push_offset_and_cache(out, gen, offset, [glc, slc, sc1, scc, lds]);
     if tfe {
         out.push_str(" tfe");
+    }
+    Ok(())
+}
+
+/// The scalar offset of MUBUF/MTBUF.
+fn push_soffset(out: &mut String, gen: Gen, soffset: u32) -> Result<(), PrintError> {
+    push_src(out, gen, soffset, DataType::B32, None)?;
+    if soffset == 254 {
+        // LLVM decodes lds_direct here but flags it as no scalar register.
+        out.push_str("/*Invalid register, operand has 'SReg_32' register class*/");
     }
     Ok(())
 }

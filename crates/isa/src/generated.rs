@@ -160,6 +160,8 @@ pub enum Mnemonic {
     BufferStoreFormatXyz,
     /// `buffer_store_format_xyzw`
     BufferStoreFormatXyzw,
+    /// `buffer_store_lds_dword`
+    BufferStoreLdsDword,
     /// `buffer_store_short`
     BufferStoreShort,
     /// `buffer_store_short_d16_hi`
@@ -2939,6 +2941,7 @@ impl Mnemonic {
             Mnemonic::BufferStoreFormatXy => "buffer_store_format_xy",
             Mnemonic::BufferStoreFormatXyz => "buffer_store_format_xyz",
             Mnemonic::BufferStoreFormatXyzw => "buffer_store_format_xyzw",
+            Mnemonic::BufferStoreLdsDword => "buffer_store_lds_dword",
             Mnemonic::BufferStoreShort => "buffer_store_short",
             Mnemonic::BufferStoreShortD16Hi => "buffer_store_short_d16_hi",
             Mnemonic::BufferWbinvl1 => "buffer_wbinvl1",
@@ -4307,76 +4310,80 @@ pub mod flags {
     pub const BRANCH: u128 = 1 << 5;
     /// `+d16unpacked` in the table files.
     pub const D16UNPACKED: u128 = 1 << 6;
+    /// `+e32name` in the table files.
+    pub const E32NAME: u128 = 1 << 7;
     /// `+e64` in the table files.
-    pub const E64: u128 = 1 << 7;
+    pub const E64: u128 = 1 << 8;
     /// `+gather` in the table files.
-    pub const GATHER: u128 = 1 << 8;
+    pub const GATHER: u128 = 1 << 9;
     /// `+gdsonly` in the table files.
-    pub const GDSONLY: u128 = 1 << 9;
+    pub const GDSONLY: u128 = 1 << 10;
     /// `+glcret` in the table files.
-    pub const GLCRET: u128 = 1 << 10;
+    pub const GLCRET: u128 = 1 << 11;
     /// `+gpridx` in the table files.
-    pub const GPRIDX: u128 = 1 << 11;
+    pub const GPRIDX: u128 = 1 << 12;
     /// `+hwreg` in the table files.
-    pub const HWREG: u128 = 1 << 12;
+    pub const HWREG: u128 = 1 << 13;
     /// `+imm32` in the table files.
-    pub const IMM32: u128 = 1 << 13;
+    pub const IMM32: u128 = 1 << 14;
     /// `+interp` in the table files.
-    pub const INTERP: u128 = 1 << 14;
+    pub const INTERP: u128 = 1 << 15;
     /// `+lds` in the table files.
-    pub const LDS: u128 = 1 << 15;
+    pub const LDS: u128 = 1 << 16;
+    /// `+ldsstore` in the table files.
+    pub const LDSSTORE: u128 = 1 << 17;
     /// `+load` in the table files.
-    pub const LOAD: u128 = 1 << 16;
+    pub const LOAD: u128 = 1 << 18;
     /// `+mai` in the table files.
-    pub const MAI: u128 = 1 << 17;
+    pub const MAI: u128 = 1 << 19;
     /// `+mods` in the table files.
-    pub const MODS: u128 = 1 << 18;
+    pub const MODS: u128 = 1 << 20;
     /// `+nod16` in the table files.
-    pub const NOD16: u128 = 1 << 19;
+    pub const NOD16: u128 = 1 << 21;
     /// `+nodpp` in the table files.
-    pub const NODPP: u128 = 1 << 20;
+    pub const NODPP: u128 = 1 << 22;
     /// `+noe64` in the table files.
-    pub const NOE64: u128 = 1 << 21;
+    pub const NOE64: u128 = 1 << 23;
     /// `+nogds` in the table files.
-    pub const NOGDS: u128 = 1 << 22;
+    pub const NOGDS: u128 = 1 << 24;
     /// `+nooffset` in the table files.
-    pub const NOOFFSET: u128 = 1 << 23;
+    pub const NOOFFSET: u128 = 1 << 25;
     /// `+noops` in the table files.
-    pub const NOOPS: u128 = 1 << 24;
+    pub const NOOPS: u128 = 1 << 26;
     /// `+noret` in the table files.
-    pub const NORET: u128 = 1 << 25;
+    pub const NORET: u128 = 1 << 27;
     /// `+nosdata` in the table files.
-    pub const NOSDATA: u128 = 1 << 26;
+    pub const NOSDATA: u128 = 1 << 28;
     /// `+nosdst` in the table files.
-    pub const NOSDST: u128 = 1 << 27;
+    pub const NOSDST: u128 = 1 << 29;
     /// `+nosdwa` in the table files.
-    pub const NOSDWA: u128 = 1 << 28;
+    pub const NOSDWA: u128 = 1 << 30;
     /// `+nossrc0` in the table files.
-    pub const NOSSRC0: u128 = 1 << 29;
+    pub const NOSSRC0: u128 = 1 << 31;
     /// `+off2` in the table files.
-    pub const OFF2: u128 = 1 << 30;
+    pub const OFF2: u128 = 1 << 32;
     /// `+optimm` in the table files.
-    pub const OPTIMM: u128 = 1 << 31;
+    pub const OPTIMM: u128 = 1 << 33;
     /// `+optvcc` in the table files.
-    pub const OPTVCC: u128 = 1 << 32;
+    pub const OPTVCC: u128 = 1 << 34;
     /// `+probe` in the table files.
-    pub const PROBE: u128 = 1 << 33;
+    pub const PROBE: u128 = 1 << 35;
     /// `+ret` in the table files.
-    pub const RET: u128 = 1 << 34;
+    pub const RET: u128 = 1 << 36;
     /// `+sendmsg` in the table files.
-    pub const SENDMSG: u128 = 1 << 35;
+    pub const SENDMSG: u128 = 1 << 37;
     /// `+sregonly` in the table files.
-    pub const SREGONLY: u128 = 1 << 36;
+    pub const SREGONLY: u128 = 1 << 38;
     /// `+store` in the table files.
-    pub const STORE: u128 = 1 << 37;
+    pub const STORE: u128 = 1 << 39;
     /// `+tied` in the table files.
-    pub const TIED: u128 = 1 << 38;
+    pub const TIED: u128 = 1 << 40;
     /// `+vaddr` in the table files.
-    pub const VADDR: u128 = 1 << 39;
+    pub const VADDR: u128 = 1 << 41;
     /// `+vop3b` in the table files.
-    pub const VOP3B: u128 = 1 << 40;
+    pub const VOP3B: u128 = 1 << 42;
     /// `+waitcnt` in the table files.
-    pub const WAITCNT: u128 = 1 << 41;
+    pub const WAITCNT: u128 = 1 << 43;
 }
 
 macro_rules! op {
@@ -4859,6 +4866,7 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "buffer_wbl2", op: Mnemonic::BufferWbl2, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 40, 40], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "buffer_inv", op: Mnemonic::BufferInv, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, X, 41], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "buffer_invl2", op: Mnemonic::BufferInvl2, encoding: Encoding::Mubuf, opcodes: [X, X, X, X, X, 41, X], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
+    InstrDef { mnemonic: "buffer_store_lds_dword", op: Mnemonic::BufferStoreLdsDword, encoding: Encoding::Mubuf, opcodes: [X, X, 61, 61, 61, 61, 61], operands: &[op!(Srsrc B128), op!(Soffset B32)], flags: flags::LDSSTORE, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "buffer_wbinvl1", op: Mnemonic::BufferWbinvl1, encoding: Encoding::Mubuf, opcodes: [113, 113, 62, 62, 62, 62, 62], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "buffer_wbinvl1_vol", op: Mnemonic::BufferWbinvl1Vol, encoding: Encoding::Mubuf, opcodes: [X, 112, 63, 63, 63, 63, 63], operands: &[], flags: 0, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "buffer_atomic_swap", op: Mnemonic::BufferAtomicSwap, encoding: Encoding::Mubuf, opcodes: [48, 48, 64, 64, 64, 64, 64], operands: &[op!(Vdata B32), op!(Vaddr B32), op!(Srsrc B128), op!(Soffset B32)], flags: flags::GLCRET | flags::ACC, flag_args: &[], cpus: &[] },
@@ -5451,8 +5459,8 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_mul_hi_u32", op: Mnemonic::VMulHiU32, encoding: Encoding::Vop3, opcodes: [362, 362, 646, 646, 646, 646, 646], operands: &[op!(Vdst U32), op!(Src0 U32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
     InstrDef { mnemonic: "v_mul_hi_i32", op: Mnemonic::VMulHiI32, encoding: Encoding::Vop3, opcodes: [364, 364, 647, 647, 647, 647, 647], operands: &[op!(Vdst I32), op!(Src0 I32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
     InstrDef { mnemonic: "v_ldexp_f32", op: Mnemonic::VLdexpF32, encoding: Encoding::Vop3, opcodes: [X, X, 648, 648, 648, 648, 648], operands: &[op!(Vdst F32), op!(Src0 F32), op!(Src1 I32)], flags: flags::MODS, flag_args: &[(flags::MODS, "abs,neg,clamp,omod,sext")], cpus: &[] },
-    InstrDef { mnemonic: "v_readlane_b32", op: Mnemonic::VReadlaneB32, encoding: Encoding::Vop3, opcodes: [X, X, 649, 649, 649, 649, 649], operands: &[op!(Sdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
-    InstrDef { mnemonic: "v_writelane_b32", op: Mnemonic::VWritelaneB32, encoding: Encoding::Vop3, opcodes: [X, X, 650, 650, 650, 650, 650], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_readlane_b32", op: Mnemonic::VReadlaneB32, encoding: Encoding::Vop3, opcodes: [X, X, 649, 649, 649, 649, 649], operands: &[op!(Sdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS | flags::E32NAME, flag_args: &[(flags::MODS, "none")], cpus: &[] },
+    InstrDef { mnemonic: "v_writelane_b32", op: Mnemonic::VWritelaneB32, encoding: Encoding::Vop3, opcodes: [X, X, 650, 650, 650, 650, 650], operands: &[op!(Vdst B32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS | flags::E32NAME, flag_args: &[(flags::MODS, "none")], cpus: &[] },
     InstrDef { mnemonic: "v_bcnt_u32_b32", op: Mnemonic::VBcntU32B32, encoding: Encoding::Vop3, opcodes: [X, X, 651, 651, 651, 651, 651], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
     InstrDef { mnemonic: "v_mbcnt_lo_u32_b32", op: Mnemonic::VMbcntLoU32B32, encoding: Encoding::Vop3, opcodes: [X, X, 652, 652, 652, 652, 652], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
     InstrDef { mnemonic: "v_mbcnt_hi_u32_b32", op: Mnemonic::VMbcntHiU32B32, encoding: Encoding::Vop3, opcodes: [X, X, 653, 653, 653, 653, 653], operands: &[op!(Vdst U32), op!(Src0 B32), op!(Src1 U32)], flags: flags::MODS, flag_args: &[(flags::MODS, "none")], cpus: &[] },
@@ -5549,8 +5557,8 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_mfma_i32_4x4x4i8", op: Mnemonic::VMfmaI324x4x4i8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 82, 82, X], operands: &[op!(Vdst B128), op!(Src0 B32), op!(Src1 B32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_i32_32x32x8i8", op: Mnemonic::VMfmaI3232x32x8i8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 84, 84, X], operands: &[op!(Vdst B512), op!(Src0 B32), op!(Src1 B32), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_i32_16x16x16i8", op: Mnemonic::VMfmaI3216x16x16i8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 85, 85, X], operands: &[op!(Vdst B128), op!(Src0 B32), op!(Src1 B32), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_32x32x16_i8", op: Mnemonic::VMfmaI3232x32x16I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 86], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_mfma_i32_16x16x32_i8", op: Mnemonic::VMfmaI3216x16x32I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 87], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_32x32x16_i8", op: Mnemonic::VMfmaI3232x32x16I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 86], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_i32_32x32x16i8")], cpus: &[] },
+    InstrDef { mnemonic: "v_mfma_i32_16x16x32_i8", op: Mnemonic::VMfmaI3216x16x32I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 87], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_i32_16x16x32i8")], cpus: &[] },
     InstrDef { mnemonic: "v_accvgpr_read_b32", op: Mnemonic::VAccvgprReadB32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 88, 88, 88], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::MODS | flags::ACCSRC0 | flags::ALIAS, flag_args: &[(flags::MODS, "none"), (flags::ALIAS, "v_accvgpr_read")], cpus: &[] },
     InstrDef { mnemonic: "v_accvgpr_write_b32", op: Mnemonic::VAccvgprWriteB32, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 89, 89, 89], operands: &[op!(Vdst B32), op!(Src0 B32)], flags: flags::ACCDST | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "none"), (flags::ALIAS, "v_accvgpr_write")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x4_2b_bf16", op: Mnemonic::VMfmaF3232x32x42bBf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 93], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x4bf16_1k,v_mfma_f32_32x32x4bf16")], cpus: &[] },
@@ -5558,21 +5566,21 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_mfma_f32_4x4x4_16b_bf16", op: Mnemonic::VMfmaF324x4x416bBf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 95], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_4x4x4bf16_1k,v_mfma_f32_4x4x4bf16")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x8_bf16", op: Mnemonic::VMfmaF3232x32x8Bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 96], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_32x32x8bf16_1k,v_mfma_f32_32x32x8bf16")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x16_bf16", op: Mnemonic::VMfmaF3216x16x16Bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 97], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,blgp"), (flags::ALIAS, "v_mfma_f32_16x16x16bf16_1k,v_mfma_f32_16x16x16bf16")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_16x16x32_f16", op: Mnemonic::VSmfmacF3216x16x32F16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 98], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_16x16x32_f16", op: Mnemonic::VSmfmacF3216x16x32F16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 98], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_f32_16x16x32f16")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x4bf16_1k", op: Mnemonic::VMfmaF3232x32x4bf161k, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 99, X], operands: &[op!(Vdst B1024), op!(Src0 B64), op!(Src1 B64), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x4bf16_1k", op: Mnemonic::VMfmaF3216x16x4bf161k, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 100, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_32x32x16_f16", op: Mnemonic::VSmfmacF3232x32x16F16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 100], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_32x32x16_f16", op: Mnemonic::VSmfmacF3232x32x16F16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 100], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_f32_32x32x16f16")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_4x4x4bf16_1k", op: Mnemonic::VMfmaF324x4x4bf161k, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 101, X], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x8bf16_1k", op: Mnemonic::VMfmaF3232x32x8bf161k, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 102, X], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_16x16x32_bf16", op: Mnemonic::VSmfmacF3216x16x32Bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 102], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_16x16x32_bf16", op: Mnemonic::VSmfmacF3216x16x32Bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 102], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_f32_16x16x32bf16")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x16bf16_1k", op: Mnemonic::VMfmaF3216x16x16bf161k, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 103, X], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B64), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x2bf16", op: Mnemonic::VMfmaF3232x32x2bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 104, 104, X], operands: &[op!(Vdst B1024), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B1024)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_32x32x16_bf16", op: Mnemonic::VSmfmacF3232x32x16Bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 104], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_32x32x16_bf16", op: Mnemonic::VSmfmacF3232x32x16Bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 104], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_f32_32x32x16bf16")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x2bf16", op: Mnemonic::VMfmaF3216x16x2bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 105, 105, X], operands: &[op!(Vdst B512), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_i32_16x16x64_i8", op: Mnemonic::VSmfmacI3216x16x64I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 106], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_i32_16x16x64_i8", op: Mnemonic::VSmfmacI3216x16x64I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 106], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_i32_16x16x64i8")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_4x4x2bf16", op: Mnemonic::VMfmaF324x4x2bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 107, 107, X], operands: &[op!(Vdst B128), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x4bf16", op: Mnemonic::VMfmaF3232x32x4bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 108, 108, X], operands: &[op!(Vdst B512), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_i32_32x32x32_i8", op: Mnemonic::VSmfmacI3232x32x32I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 108], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_i32_32x32x32_i8", op: Mnemonic::VSmfmacI3232x32x32I8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 108], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_i32_32x32x32i8")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_16x16x8bf16", op: Mnemonic::VMfmaF3216x16x8bf16, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, 109, 109, X], operands: &[op!(Vdst B128), op!(Src0 V2Bf16), op!(Src1 V2Bf16), op!(Src2 B128)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f64_16x16x4_f64", op: Mnemonic::VMfmaF6416x16x4F64, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 110], operands: &[op!(Vdst B256), op!(Src0 F64), op!(Src1 F64), op!(Src2 B256)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid,neg"), (flags::ALIAS, "v_mfma_f64_16x16x4f64")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f64_16x16x4f64", op: Mnemonic::VMfmaF6416x16x4f64, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, 110, X], operands: &[op!(Vdst B256), op!(Src0 F64), op!(Src1 F64), op!(Src2 B256)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
@@ -5586,14 +5594,14 @@ pub static INSTRUCTIONS: &[InstrDef] = &[
     InstrDef { mnemonic: "v_mfma_f32_32x32x16_bf8_fp8", op: Mnemonic::VMfmaF3232x32x16Bf8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 117], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x16_fp8_bf8", op: Mnemonic::VMfmaF3232x32x16Fp8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 118], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
     InstrDef { mnemonic: "v_mfma_f32_32x32x16_fp8_fp8", op: Mnemonic::VMfmaF3232x32x16Fp8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 119], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B64), op!(Src2 B512)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid,blgp")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_bf8_bf8", op: Mnemonic::VSmfmacF3216x16x64Bf8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 120], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_bf8_fp8", op: Mnemonic::VSmfmacF3216x16x64Bf8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 121], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_fp8_bf8", op: Mnemonic::VSmfmacF3216x16x64Fp8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 122], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_fp8_fp8", op: Mnemonic::VSmfmacF3216x16x64Fp8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 123], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_bf8_bf8", op: Mnemonic::VSmfmacF3232x32x32Bf8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 124], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_bf8_fp8", op: Mnemonic::VSmfmacF3232x32x32Bf8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 125], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_fp8_bf8", op: Mnemonic::VSmfmacF3232x32x32Fp8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 126], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
-    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_fp8_fp8", op: Mnemonic::VSmfmacF3232x32x32Fp8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 127], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS, flag_args: &[(flags::MODS, "cbsz,abid")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_bf8_bf8", op: Mnemonic::VSmfmacF3216x16x64Bf8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 120], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_f32_16x16x64bf8bf8")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_bf8_fp8", op: Mnemonic::VSmfmacF3216x16x64Bf8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 121], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_f32_16x16x64bf8fp8")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_fp8_bf8", op: Mnemonic::VSmfmacF3216x16x64Fp8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 122], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_f32_16x16x64fp8bf8")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_16x16x64_fp8_fp8", op: Mnemonic::VSmfmacF3216x16x64Fp8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 123], operands: &[op!(Vdst B128), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_f32_16x16x64fp8fp8")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_bf8_bf8", op: Mnemonic::VSmfmacF3232x32x32Bf8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 124], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_f32_32x32x32bf8bf8")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_bf8_fp8", op: Mnemonic::VSmfmacF3232x32x32Bf8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 125], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_f32_32x32x32bf8fp8")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_fp8_bf8", op: Mnemonic::VSmfmacF3232x32x32Fp8Bf8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 126], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_f32_32x32x32fp8bf8")], cpus: &[] },
+    InstrDef { mnemonic: "v_smfmac_f32_32x32x32_fp8_fp8", op: Mnemonic::VSmfmacF3232x32x32Fp8Fp8, encoding: Encoding::Vop3p, opcodes: [X, X, X, X, X, X, 127], operands: &[op!(Vdst B512), op!(Src0 B64), op!(Src1 B128), op!(Src2 U32)], flags: flags::MAI | flags::MODS | flags::ALIAS, flag_args: &[(flags::MODS, "cbsz,abid"), (flags::ALIAS, "v_smfmac_f32_32x32x32fp8fp8")], cpus: &[] },
     InstrDef { mnemonic: "v_cmp_class_f32", op: Mnemonic::VCmpClassF32, encoding: Encoding::Vopc, opcodes: [136, 136, 16, 16, 16, 16, 16], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 U32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_cmp_class_f64", op: Mnemonic::VCmpClassF64, encoding: Encoding::Vopc, opcodes: [168, 168, 18, 18, 18, 18, 18], operands: &[op!(Sdst B64), op!(Src0 F64), op!(Src1 U32)], flags: flags::NOSDWA | flags::NODPP, flag_args: &[], cpus: &[] },
     InstrDef { mnemonic: "v_cmp_eq_f32", op: Mnemonic::VCmpEqF32, encoding: Encoding::Vopc, opcodes: [2, 2, 66, 66, 66, 66, 66], operands: &[op!(Sdst B64), op!(Src0 F32), op!(Src1 F32)], flags: flags::NODPP, flag_args: &[], cpus: &[] },

@@ -221,6 +221,9 @@ pub(super) fn encode_buf(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Re
         }
         return Ok(());
     }
+    if def.has(flags::LDSSTORE) {
+        return encode_lds_store(a, def, ops);
+    }
     let addr = BufAddr::take(a, def)?;
     let n = buf_operands(a, def, ops, &addr)?;
     expect_count(ops, n, a.src)?;
@@ -239,6 +242,12 @@ pub(super) fn encode_buf(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Re
         let soffset = ops.get(n.saturating_sub(1));
         buf_format(a, soffset)?;
     }
+    buf_offset(a)?;
+    cache_bits(a, glc_allowed(def, gen))
+}
+
+/// The 12-bit `offset:N` of MUBUF/MTBUF.
+fn buf_offset(a: &mut Asm<'_>) -> Result<(), AsmError> {
     if let Some((v, span)) = a.int_mod("offset")? {
         // llvm-mc 19 takes 16-bit values and silently drops bits 15:12 (a bug gcnkit does
         // not copy: docs/llvm-differences.md); beyond 16 bits it refuses them too.
@@ -252,7 +261,43 @@ pub(super) fn encode_buf(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Re
         }
         a.set(Field::Offset, v as u32);
     }
-    cache_bits(a, glc_allowed(def, gen))
+    Ok(())
+}
+
+/// The order of a `+ldsstore` statement's modifiers: `lds` is a fixed word between the
+/// offset and the cache bits.
+const LDS_STORE_ORDER: order::Order = &[&["offset"], &["lds"], order::CACHE];
+
+/// `buffer_store_lds_dword srsrc, soffset [offset:N] lds [cache bits]`: no data or address
+/// VGPRs; the lds bit is always set.
+///
+/// llvm-mc reads `lds` as a required word of this instruction's syntax, not as a modifier:
+/// only `offset:` may come before it (anything else there, `offen` or `glc`, is an invalid
+/// operand), and without it the statement has too few operands.
+fn encode_lds_store(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
+    a.order = LDS_STORE_ORDER;
+    let addr = BufAddr {
+        offen: false,
+        idxen: false,
+        addr64: false,
+        lds: true,
+        tfe: false,
+    };
+    let n = buf_operands(a, def, ops, &addr)?;
+    let lds_at = a.mods.iter().position(|m| m.name == "lds");
+    let before_lds = &a.mods[..lds_at.unwrap_or(a.mods.len())];
+    let misplaced = before_lds.iter().find(|m| m.name != "offset");
+    let again = lds_at.and_then(|i| a.mods[i + 1..].iter().find(|m| m.name == "lds"));
+    if let Some(m) = misplaced.or(again) {
+        return Err(AsmError::new(m.span.clone(), INVALID_OPERAND));
+    }
+    expect_count(ops, n, a.src)?;
+    if !a.flag("lds") {
+        return Err(super::too_few_operands(a.src));
+    }
+    a.set(Field::Lds, 1);
+    buf_offset(a)?;
+    cache_bits(a, true)
 }
 
 /// The register operands of a MUBUF/MTBUF row; returns how many the statement must have.
@@ -294,7 +339,15 @@ fn buf_operands(
                 a.set(Field::Srsrc, v / 4);
             }
             Role::Soffset => {
-                let v = a.ssrc(o, gcnkit_isa::DataType::B32, false)?;
+                // llvm-mc says no more than "invalid operand" of a literal soffset.
+                let v = a.ssrc(o, gcnkit_isa::DataType::B32, false).map_err(|e| {
+                    match e.message.as_str() {
+                        "literal operands are not supported" => {
+                            AsmError::new(o.span.clone(), INVALID_OPERAND)
+                        }
+                        _ => e,
+                    }
+                })?;
                 a.set(Field::Soffset, v);
             }
             _ => return Err(AsmError::new(0..a.src.len(), INVALID_OPERAND)),

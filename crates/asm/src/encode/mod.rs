@@ -162,7 +162,8 @@ pub fn assemble_instruction(
     syms: &dyn SymbolValues,
 ) -> Result<Encoded, Vec<AsmError>> {
     let gen = target.gen();
-    let parsed = parse_stmt(stmt, gen, syms).map_err(|e| vec![e])?;
+    let parsed =
+        parse_stmt(stmt, gen, syms).map_err(|e| vec![not_here(target, stmt).unwrap_or(e)])?;
     let result = assemble_parsed(target, stmt, syms, &parsed);
     // Where operands are missing, llvm-mc reads the modifier words that stand where they
     // belong as operands (symbols, or `scc` the register): try one word more at a time.
@@ -183,6 +184,21 @@ pub fn assemble_instruction(
         result = assemble_parsed(target, stmt, syms, &reread);
     }
     result
+}
+
+/// llvm-mc's error for a mnemonic the processor lacks, which it gives before reading any
+/// operand (so before an operand's own error).
+fn not_here(target: &Target, stmt: &str) -> Option<AsmError> {
+    let start = stmt.len() - stmt.trim_start().len();
+    let len = stmt[start..]
+        .find(|c: char| c.is_whitespace())
+        .unwrap_or(stmt.len() - start);
+    let key = stmt[start..start + len].to_ascii_lowercase();
+    let (rows, _, _) = lookup_on(&key, target)?;
+    let here = rows
+        .iter()
+        .any(|&id| INSTRUCTIONS[id as usize].exists_on(target.processor));
+    (!here).then(|| AsmError::new(start..start + len, "instruction not supported on this GPU"))
 }
 
 /// [`assemble_instruction`] once the statement is parsed.
@@ -207,17 +223,23 @@ fn assemble_parsed(
         Some(a) if a.vop3_with_vop2_operands() => vop2_operands_in_vop3(stmt, parsed, want)?,
         _ => want,
     };
+    // llvm-mc refuses a mnemonic the processor lacks before it reads any operand.
+    let here = |id: &InstrId| INSTRUCTIONS[*id as usize].exists_on(target.processor);
+    if !rows.iter().any(here) {
+        return Err(vec![AsmError::new(
+            parsed.mnemonic_span.clone(),
+            "instruction not supported on this GPU",
+        )]);
+    }
     check_registers(target, parsed)?;
     check_structured(parsed, rows)?;
     let mut first_err: Option<AsmError> = None;
-    let mut any_here = false;
     let ops_end = parsed.operands.last().map_or(0, |o| o.span.end);
     for &id in rows {
         let def = &INSTRUCTIONS[id as usize];
         if !def.exists_on(target.processor) {
             continue;
         }
-        any_here = true;
         let mut a = Asm::new(target, stmt, syms, &parsed.modifiers, def.encoding);
         a.ops_end = ops_end;
         a.mnemonic = def.mnemonic;
@@ -228,12 +250,6 @@ fn assemble_parsed(
             },
             Err(e) => first_err = first_err.or(Some(e)),
         }
-    }
-    if !any_here {
-        return Err(vec![AsmError::new(
-            parsed.mnemonic_span.clone(),
-            "instruction not supported on this GPU",
-        )]);
     }
     Err(vec![first_err.unwrap_or_else(|| {
         AsmError::new(0..stmt.len(), "invalid operand for instruction")
@@ -304,6 +320,17 @@ fn encode_row(a: &mut Asm<'_>, def: &InstrDef, s: &Stmt<'_>, want: Want) -> Resu
             scalar::encode_smem(a, def, ops)
         }
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc => vop::encode(a, def, s, want),
+        Encoding::Vop3 if def.has(gcnkit_isa::flags::E32NAME) => {
+            // llvm-mc keeps the gfx6/gfx7 VOP2 name of these: `_e32`, never `_e64`.
+            if matches!(want, Want::E64 | Want::Sdwa | Want::Dpp) {
+                return Err(unsupported_variant(want, s));
+            }
+            // A literal lane select is just an invalid operand to llvm-mc.
+            vop3::encode_vop3(a, def, ops).map_err(|e| match e.message.as_str() {
+                "literal operands are not supported" => AsmError::new(e.span, INVALID_OPERAND),
+                _ => e,
+            })
+        }
         Encoding::Vop3 => {
             a.e64_only(want, s)?;
             vop3::encode_vop3(a, def, ops)
@@ -442,6 +469,25 @@ impl<'a> Asm<'a> {
         {
             return Err(AsmError::new(m.span.clone(), INVALID_OPERAND));
         }
+        // A cache-policy word this processor does not know (`glc` on gfx940, `sc0` before) is
+        // no cache-policy operand for llvm-mc, just an invalid one, whatever follows it.
+        let is_used = |i: usize| self.used & (1 << i) != 0;
+        let base = |name: &'a str| name.strip_prefix("no").filter(|b| order::is_cache(b));
+        let known: Vec<&str> = (self.mods.iter().enumerate())
+            .filter(|&(i, m)| is_used(i) && order::is_cache(m.name))
+            .map(|(_, m)| base(m.name).unwrap_or(m.name))
+            .collect();
+        let foreign = (self.mods.iter().enumerate()).find(|&(i, m)| {
+            !is_used(i)
+                && order::is_cache(m.name)
+                && !known.contains(&base(m.name).unwrap_or(m.name))
+        });
+        let earlier_foreign = |e: AsmError| match foreign {
+            Some((_, m)) if m.span.start <= e.span.start => {
+                AsmError::new(m.span.clone(), INVALID_OPERAND)
+            }
+            _ => e,
+        };
         // llvm-mc reads a run of cache-policy words as one operand; a comma inside the run
         // starts another, which no instruction takes (`glc, slc`).
         for pair in self.mods.windows(2) {
@@ -453,10 +499,13 @@ impl<'a> Asm<'a> {
                     .get(pair[0].span.end..pair[1].span.start)
                     .is_some_and(|between| between.contains(','))
             {
-                return Err(AsmError::new(pair[1].span.clone(), INVALID_OPERAND));
+                return Err(earlier_foreign(AsmError::new(
+                    pair[1].span.clone(),
+                    INVALID_OPERAND,
+                )));
             }
         }
-        order::check(self.order, self.mods)?;
+        order::check(self.order, self.mods).map_err(earlier_foreign)?;
         match self
             .mods
             .iter()

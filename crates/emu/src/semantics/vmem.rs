@@ -48,7 +48,7 @@
 
 use gcnkit_isa::{Gen, Instruction, Mnemonic as M};
 
-use super::ds::{self, aop, lds_store, rmw32, rmw64, FpEnv};
+use super::ds::{self, aop, lds_load, lds_store, rmw32, rmw64, FpEnv};
 use super::valu::scalar32;
 use crate::exec::{Env, ExecFn, Fault, Flow};
 use crate::program::{memflags, BuildContext, Op};
@@ -278,6 +278,7 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         M::BufferLoadSshort if lds => load_lds::<2, true>,
         M::BufferLoadDword if lds => load_lds::<4, false>,
         M::BufferLoadFormatX if lds => load_format::<1, D32, true, true>,
+        M::BufferStoreLdsDword => store_from_lds,
 
         M::BufferLoadUbyte => load_sub::<1, false, 0>,
         M::BufferLoadSbyte => load_sub::<1, true, 0>,
@@ -539,6 +540,37 @@ fn write_lds(w: &Wave, op: &Op, env: &mut Env<'_>, exec: u64, out: &[u32; LANES]
             );
         }
     }
+}
+
+/// buffer_store_lds_dword: lane `l` stores the LDS dword at `M0[15:0] + inst_offset + 4 * l`
+/// (the address the `lds` loads write, read back the other way; 0 beyond the allocation) to
+/// its buffer address, which has no VGPR part (no offen or idxen).
+fn store_from_lds(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
+    let exec = w.exec();
+    let r = Rsrc::read(w, op);
+    let so = soffset(w, op, env);
+    let base = (w.s[sreg::M0 as usize] & 0xffff).wrapping_add(op.imm as u32);
+    let len = env.lds.len();
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let a = lane_addr(w, op, &r, l);
+        if in_range(op, &r, so, &a, 0) {
+            mem_check(env, address(op, &r, so, &a, 0) & !3, 4)?;
+        }
+    }
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let a = lane_addr(w, op, &r, l);
+        if in_range(op, &r, so, &a, 0) {
+            let x = lds_load(env.lds, len, base.wrapping_add(4 * l as u32), 4) as u32;
+            mem_store(env, address(op, &r, so, &a, 0), 4, x)?;
+        }
+    }
+    Ok(Flow::Next)
 }
 
 fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
@@ -1392,6 +1424,28 @@ mod tests {
         assert_eq!(dword(&r.lds, 0x108), 0x82);
         assert_eq!(dword(&r.lds, 0x10c), 0xffff_ff83);
         assert_eq!(dword(&r.lds, 0x10c + 4 * 63), 0xffff_ffc2);
+    }
+
+    #[test]
+    fn store_lds_dword_reads_m0_plus_offset_plus_four_per_lane() {
+        let mut a = 0;
+        let src = "buffer_store_lds_dword s[8:11], s1 offset:4 lds";
+        let r = run("gfx900", src, 1024, |w, mem, lds| {
+            a = buffer(mem, 8, |_| 0);
+            vsharp(w, 8, a, 0, false, 32, PLAIN);
+            for (i, b) in lds.iter_mut().enumerate() {
+                *b = i as u8;
+            }
+            w.s[sreg::M0 as usize] = 0x100;
+            w.s[1] = 8;
+            // One lane, as every lane has the same buffer address.
+            w.set_exec(1 << 5);
+        })
+        .unwrap();
+        // Lane 5 reads LDS 0x100 + 4 + 20 = 0x118 and writes buffer byte 8 + 4.
+        assert_eq!(read32(&r.mem, a + 12), 0x1b1a_1918);
+        assert_eq!(read32(&r.mem, a + 8), 0);
+        assert_eq!(read32(&r.mem, a + 16), 0);
     }
 
     // ---- atomics ------------------------------------------------------------------------
