@@ -220,7 +220,7 @@ pub struct ExprError {
 }
 
 /// LLVM's GNU-flavour binary operator precedence (higher binds tighter).
-fn precedence(p: Punct, allow_pipe: bool) -> Option<(u8, BinOp)> {
+fn precedence(p: Punct) -> Option<(u8, BinOp)> {
     use Punct as P;
     Some(match p {
         P::PipePipe => (1, BinOp::LOr),
@@ -233,7 +233,7 @@ fn precedence(p: Punct, allow_pipe: bool) -> Option<(u8, BinOp)> {
         P::GreaterEq => (3, BinOp::Ge),
         P::Plus => (4, BinOp::Add),
         P::Minus => (4, BinOp::Sub),
-        P::Pipe if allow_pipe => (5, BinOp::Or),
+        P::Pipe => (5, BinOp::Or),
         P::Caret => (5, BinOp::Xor),
         P::Amp => (5, BinOp::And),
         P::Star => (6, BinOp::Mul),
@@ -283,7 +283,9 @@ impl Operand {
 
 /// Parses an expression at the lexer's position.
 ///
-/// `allow_pipe` is false inside `|...|` (absolute-value bars), where `|` ends the operand.
+/// `allow_pipe` is false inside `|...|` (absolute-value bars), where `|` ends the operand
+/// and, as in llvm-mc, only a primary expression is read: prefix operators over a number,
+/// a symbol or a parenthesised expression (`|1+2|` is refused at the `+`, `|(1+2)|` is not).
 ///
 /// The parser keeps its operators and operands on stacks of its own rather than recursing,
 /// so that no nesting of parentheses or prefix operators can exhaust the thread's stack.
@@ -309,10 +311,11 @@ pub fn parse_expr(lex: &mut Lexer<'_>, allow_pipe: bool) -> Result<Expr, ExprErr
                 // Binary operators and closing parentheses, until an operand is due.
                 loop {
                     let t = lex.peek();
-                    // `|` is an operator inside parentheses even within `|...|`.
-                    let pipe = allow_pipe || open_parens > 0;
+                    // Within `|...|` binary operators (`|` among them) stand only inside
+                    // parentheses.
+                    let binary_allowed = allow_pipe || open_parens > 0;
                     if let Some((prec, op)) = match t.tok {
-                        Tok::Punct(p) => precedence(p, pipe),
+                        Tok::Punct(p) if binary_allowed => precedence(p),
                         _ => None,
                     } {
                         // Left-associative: what binds at least as tightly is applied first.

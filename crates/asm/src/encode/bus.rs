@@ -1,6 +1,8 @@
 //! The constant bus: a VALU instruction on gfx6–gfx9 reads at most one scalar value (an
 //! SGPR, a scalar special register, or the literal). Reads of one register at one width count
-//! once; `s0` and `s[0:1]`, or `vcc_lo` and `vcc`, are different reads, as in llvm-mc.
+//! once; `s0` and `s[0:1]`, or `vcc_lo` and `vcc`, are different reads, as in llvm-mc. The
+//! aperture registers and `vccz`/`execz`/`scc` are single registers whatever the width they
+//! are read at: `src_shared_base` as a 32-bit and as a 64-bit source is one read.
 
 use std::ops::Range;
 
@@ -23,11 +25,11 @@ pub(crate) struct Bus {
 /// The key of a source-field value read at `dwords` width, if it uses the constant bus:
 /// SGPRs, TTMPs and named scalar registers (0..=127), the aperture registers (235..=239),
 /// `vccz`/`execz`/`scc` (251..=253), and the literal (255; one literal value per
-/// instruction is enforced elsewhere).
+/// instruction is enforced elsewhere). Only SGPR-space reads carry their width.
 pub(crate) fn key(value: u32, dwords: u32) -> Option<u32> {
     match value {
-        0..=127 | 235..=239 | 251..=253 => Some(value | dwords << 12),
-        255 => Some(255),
+        0..=127 => Some(value | dwords << 12),
+        235..=239 | 251..=253 | 255 => Some(value),
         _ => None,
     }
 }
@@ -53,23 +55,26 @@ impl Bus {
         }
     }
 
-    /// Fails at the first read of a second distinct scalar value.
+    /// Fails when two distinct scalar values are read, at the last operand that reads one
+    /// (llvm-mc's place: `v_mad_u32_u24 v0, s0, s1, s1` fails at the second `s1`).
     pub fn check(&self) -> Result<(), AsmError> {
         let reads = &self.reads[..self.len];
-        let Some(&(first, first_start, first_end)) = reads.first() else {
+        let Some(&(first, ..)) = reads.first() else {
             return Ok(());
         };
-        match reads.iter().find(|r| r.0 != first) {
-            // An implicit read (vcc of v_cndmask_b32, recorded at the whole statement, which
-            // starts with the mnemonic) has no place of its own: llvm-mc points at the
-            // operand it conflicts with.
-            Some(&(_, 0, _)) if first_start != 0 => Err(AsmError::new(
-                first_start as usize..first_end as usize,
-                VIOLATION,
-            )),
-            Some(&(_, start, end)) => Err(AsmError::new(start as usize..end as usize, VIOLATION)),
-            None => Ok(()),
+        if reads.iter().all(|r| r.0 == first) {
+            return Ok(());
         }
+        // An implicit read (vcc of v_cndmask_b32, recorded at the whole statement, which
+        // starts with the mnemonic) and the constant K of v_madmk/v_madak (recorded at
+        // 0..0) have no place of their own: llvm-mc points at the operand they conflict
+        // with.
+        let place = reads
+            .iter()
+            .filter(|r| r.1 != 0)
+            .max_by_key(|r| r.1)
+            .unwrap_or(&reads[0]);
+        Err(AsmError::new(place.1 as usize..place.2 as usize, VIOLATION))
     }
 }
 

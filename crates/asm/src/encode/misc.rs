@@ -259,51 +259,111 @@ pub(super) fn encode_exp(
     Ok(())
 }
 
-/// `attrN.C` → (attr, chan).
-fn attr(a: &Asm<'_>, o: &Operand) -> Result<(u32, u32), AsmError> {
-    let bad = || AsmError::new(o.span.clone(), INVALID_OPERAND);
-    if o.mods.any() {
-        return Err(AsmError::new(o.span.clone(), super::order::NOT_VALID));
+/// The identifier an operand's text starts with, if it starts with one: llvm-mc reads the
+/// interpolation attribute and slot as a bare identifier, before any source modifier.
+fn leading_ident<'t>(a: &'t Asm<'_>, o: &Operand) -> Option<&'t str> {
+    let text = a.text(&o.span);
+    if !text.starts_with(|c: char| c.is_ascii_alphabetic() || matches!(c, '_' | '.' | '$')) {
+        return None;
     }
-    let Value::Ident(r) = &o.value else {
-        return Err(bad());
+    let end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$')))
+        .unwrap_or(text.len());
+    Some(&text[..end])
+}
+
+/// `attrN.C` → (attr, chan), with llvm-mc's messages: an operand that starts with another
+/// identifier (a register, `abs(`) is not an attribute; one that does not start with an
+/// identifier (`-attr0.x`, `|attr0.x|`) fails as other operands do.
+pub(super) fn interp_attr(a: &Asm<'_>, o: &Operand) -> Result<(u32, u32), AsmError> {
+    let Some(text) = leading_ident(a, o) else {
+        let msg = if o.mods.any() {
+            super::order::NOT_VALID
+        } else {
+            INVALID_OPERAND
+        };
+        return Err(AsmError::new(o.span.clone(), msg));
     };
-    let text = a.text(r);
-    let rest = text.strip_prefix("attr").ok_or_else(bad)?;
-    let (num, chan) = rest.split_once('.').ok_or_else(bad)?;
-    let n: u32 = num.parse().map_err(|_| bad())?;
+    let err = |msg: &str| Err(AsmError::new(o.span.clone(), msg));
+    let Some(rest) = text.strip_prefix("attr") else {
+        return err("invalid interpolation attribute");
+    };
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let (num, chan) = rest.split_at(digits);
+    let Ok(n) = num.parse::<u32>() else {
+        return err("invalid or missing interpolation attribute number");
+    };
+    let c = match chan {
+        ".x" => 0,
+        ".y" => 1,
+        ".z" => 2,
+        ".w" => 3,
+        _ => return err("invalid or missing interpolation attribute channel"),
+    };
     if n > 32 {
+        return err("out of bounds interpolation attribute number");
+    }
+    if text.len() < a.text(&o.span).len() {
+        // Something follows the attribute (`attr0.x+1`).
         return Err(AsmError::new(
-            o.span.clone(),
-            "out of bounds interpolation attribute number",
+            o.span.start + text.len()..o.span.end,
+            INVALID_OPERAND,
         ));
     }
-    let c = match chan {
-        "x" => 0,
-        "y" => 1,
-        "z" => 2,
-        "w" => 3,
-        _ => {
-            return Err(AsmError::new(
-                o.span.clone(),
-                "invalid or missing interpolation attribute channel",
-            ))
-        }
-    };
     Ok((n, c))
 }
 
-/// The parameter select of v_interp_mov_f32.
+/// The parameter select of v_interp_mov_f32 (`p10`, `p20`, `p0`), with llvm-mc's messages
+/// as for [`interp_attr`].
 fn interp_param(a: &Asm<'_>, o: &Operand) -> Result<u32, AsmError> {
-    match &o.value {
-        Value::Ident(r) => match a.text(r) {
-            "p10" => Ok(0),
-            "p20" => Ok(1),
-            "p0" => Ok(2),
-            _ => Err(AsmError::new(o.span.clone(), "invalid interpolation slot")),
-        },
-        _ => Err(AsmError::new(o.span.clone(), "invalid interpolation slot")),
+    let Some(text) = leading_ident(a, o) else {
+        let msg = if o.mods.neg || o.mods.abs {
+            super::order::NOT_VALID
+        } else {
+            INVALID_OPERAND
+        };
+        return Err(AsmError::new(o.span.clone(), msg));
+    };
+    let slot = match text {
+        "p10" => 0,
+        "p20" => 1,
+        "p0" => 2,
+        _ => return Err(AsmError::new(o.span.clone(), "invalid interpolation slot")),
+    };
+    if text.len() < a.text(&o.span).len() {
+        return Err(AsmError::new(
+            o.span.start + text.len()..o.span.end,
+            INVALID_OPERAND,
+        ));
     }
+    Ok(slot)
+}
+
+/// The vector source of v_interp_p1_f32/v_interp_p2_f32. VINTRP has no source modifiers:
+/// llvm-mc refuses them there as "not a valid operand." (a register in `lit(` inside it).
+/// The VOP3 form (`e64`) takes `neg`/`abs` only.
+pub(super) fn interp_vsrc_mods(a: &Asm<'_>, o: &Operand, e64: bool) -> Result<(), AsmError> {
+    let m = o.mods;
+    if m.minus_minus {
+        let msg = if e64 {
+            "invalid syntax, expected 'neg' modifier"
+        } else {
+            INVALID_OPERAND
+        };
+        return Err(AsmError::new(o.span.clone(), msg));
+    }
+    if m.lit {
+        let msg = if e64 {
+            "expected immediate with lit modifier"
+        } else {
+            super::order::NOT_VALID
+        };
+        return Err(AsmError::new(super::vop::inner_span(a, o), msg));
+    }
+    if m.sext || (!e64 && m.any()) {
+        return Err(AsmError::new(o.span.clone(), super::order::NOT_VALID));
+    }
+    Ok(())
 }
 
 fn is_mov(def: &InstrDef) -> bool {
@@ -325,11 +385,23 @@ pub(super) fn encode_vintrp(
             if r.is_ok() || want == Want::E32 || !has_e64 {
                 return r;
             }
-            // Modifiers only the VOP3 form has: llvm-mc picks it.
+            // Modifiers only the VOP3 form has: llvm-mc picks it, and where it fails too,
+            // reports why the modifiers do not fit it.
             a.reset(Encoding::Vintrp);
-            encode_vintrp_form(a, def, s, true).map_err(|e| r.err().unwrap_or(e))
+            let source_mods = s.operands.get(1).is_some_and(|o| {
+                let m = o.mods;
+                m.any() || m.lit || m.minus_minus
+            });
+            encode_vintrp_form(a, def, s, true).map_err(|e| match r {
+                Err(e32) if !source_mods => e32,
+                _ => e,
+            })
         }
         Want::E64 if has_e64 => encode_vintrp_form(a, def, s, true),
+        _ if a.gen.is_si_ci() => Err(AsmError::new(
+            s.mnemonic_span.clone(),
+            "e64 variant of this instruction is not supported",
+        )),
         _ => Err(AsmError::new(
             s.mnemonic_span.clone(),
             "invalid instruction",
@@ -347,7 +419,7 @@ fn encode_vintrp_form(
     let ops = &s.operands[..];
     expect_count(ops, 3, a.src)?;
     let vdst = a.vreg(operand(ops, 0, a.src)?, 1, false)?;
-    let (n, chan) = attr(a, &ops[2])?;
+    let (n, chan) = interp_attr(a, &ops[2])?;
     let mov = is_mov(def);
     if !e64 {
         a.set(Field::Op, def.opcode(gen).unwrap_or(0) as u32);
@@ -355,6 +427,7 @@ fn encode_vintrp_form(
         let vsrc = if mov {
             interp_param(a, &ops[1])?
         } else {
+            interp_vsrc_mods(a, &ops[1], false)?;
             a.vreg(&ops[1], 1, false)?
         };
         a.set(Field::Vsrc, vsrc);
@@ -375,6 +448,7 @@ fn encode_vintrp_form(
     if mov {
         a.set(Field::Src1, interp_param(a, o)?);
     } else {
+        interp_vsrc_mods(a, o, true)?;
         let v = a.vreg(
             &Operand {
                 mods: Default::default(),

@@ -158,22 +158,15 @@ fn encode_interp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(),
     }
     let v = a.vreg(&ops[0], 1, false)?;
     a.set(Field::Vdst, v);
+    super::misc::interp_vsrc_mods(a, &ops[1], true)?;
     let v = a.vreg(&plain(&ops[1]), 1, false)?;
     a.set(Field::Src1, 256 + v);
     set_src_mods(a, 1, &ops[1])?;
-    let Value::Ident(r) = &ops[2].value else {
-        return Err(AsmError::new(ops[2].span.clone(), INVALID_OPERAND));
-    };
-    let text = a.text(r);
-    let (n, c) = text
-        .strip_prefix("attr")
-        .and_then(|t| t.split_once('.'))
-        .and_then(|(n, c)| Some((n.parse::<u32>().ok()?, "xyzw".find(c)? as u32)))
-        .filter(|&(n, _)| n <= 32)
-        .ok_or_else(|| AsmError::new(ops[2].span.clone(), INVALID_OPERAND))?;
+    let (n, c) = super::misc::interp_attr(a, &ops[2])?;
     let high = u32::from(a.bit("high"));
     a.set(Field::Src0, n | c << 6 | high << 8);
     if has_src2 {
+        super::misc::interp_vsrc_mods(a, &ops[3], true)?;
         let v = a.vreg(&plain(&ops[3]), 1, false)?;
         a.set(Field::Src2, 256 + v);
         set_src_mods(a, 2, &ops[3])?;
