@@ -1108,6 +1108,14 @@ pub fn known_llvm_bug(
     if sdwa && p.mnemonic.contains("class_f16") && float_pattern {
         return Some("FP32 inline pattern as the class mask of an f16 SDWA compare misencoded");
     }
+    // gfx90a's `scc` cache-policy bit on the FP64 atomics: llvm-mc takes it and drops it.
+    let f64_atomic = ["flat_atomic_", "global_atomic_"]
+        .iter()
+        .any(|m| p.mnemonic.starts_with(m))
+        && p.mnemonic.ends_with("_f64");
+    if f64_atomic && p.items.iter().any(|(_, item)| item == "scc") {
+        return Some("scc of an FP64 atomic dropped");
+    }
     if gcnkit_accepted {
         return None;
     }
@@ -1139,6 +1147,7 @@ pub fn known_llvm_bug(
     }
     // The same values as the SGPR offset of scalar memory, truncated to 7 bits.
     let smem = [
+        "s_atc_probe",
         "s_load",
         "s_buffer",
         "s_store",
@@ -1165,19 +1174,17 @@ pub fn known_llvm_bug(
     }
     // The 7-bit immediate of the scalar probes: llvm-mc checks no range and keeps the low
     // 7 bits.
-    let probe_out_of_range = p.items.first().is_some_and(|(_, item)| {
-        let v = match item.strip_prefix('-') {
-            Some(m) => parse_int(m).map(|v| -v),
-            None => parse_int(item),
-        };
-        v.is_some_and(|v| !(0..128).contains(&v))
-    });
+    let probe_out_of_range = p
+        .items
+        .first()
+        .and_then(|(_, item)| const_expr(item))
+        .is_some_and(|v| !(0..128).contains(&v));
     if p.mnemonic.starts_with("s_atc_probe") && probe_out_of_range {
         return Some("probe immediate of more than 7 bits truncated");
     }
     // The 32-bit constant of s_setreg_imm32_b32: llvm-mc checks no range and keeps the low
-    // 32 bits.
-    let imm32_out_of_range = p.items.get(1).is_some_and(|(_, item)| {
+    // 32 bits. The constant is the last item (the first may be `{id: 1, size: 1}`).
+    let imm32_out_of_range = p.items.last().is_some_and(|(_, item)| {
         let digits = item.strip_prefix('-').unwrap_or(item);
         let v = match digits.strip_prefix("0x") {
             Some(h) => i128::from_str_radix(h, 16).ok(),
@@ -1221,15 +1228,25 @@ pub fn known_llvm_bug(
     if sdwa && high_half_constant {
         return Some("16-bit constant encoded as the literal code in SDWA");
     }
-    // A MIMG dmask above 15: llvm-mc keeps its low 4 bits.
-    let big_dmask = p.items.iter().any(|(_, item)| {
-        item.strip_prefix("dmask:")
-            .and_then(|v| match v.strip_prefix('-') {
-                Some(m) => parse_int(m).map(|n| -n),
-                None => parse_int(v),
-            })
-            .is_some_and(|v| !(0..16).contains(&v))
-    });
+    // A MIMG dmask above 15: llvm-mc keeps its low 4 bits. The value is an expression that
+    // may go on past blanks (`dmask:0x7 -16`) up to the next modifier.
+    let dmask_at = p
+        .items
+        .iter()
+        .position(|(_, item)| item.starts_with("dmask:"));
+    let big_dmask = dmask_at
+        .and_then(|k| {
+            let mut e = p.items[k].1["dmask:".len()..].to_string();
+            for (sep, item) in &p.items[k + 1..] {
+                if is_modifier(item) {
+                    break;
+                }
+                e.push_str(sep);
+                e.push_str(item);
+            }
+            const_expr(&e)
+        })
+        .is_some_and(|v| !(0..16).contains(&v));
     if p.mnemonic.starts_with("image_") && big_dmask {
         return Some("dmask of more than 4 bits truncated");
     }
@@ -1250,6 +1267,16 @@ pub fn known_llvm_bug(
         return Some("two encoding suffixes accepted");
     }
     None
+}
+
+/// The value of an item that is a constant expression (`-(2)`, `0x80`), as gcnkit reads it.
+fn const_expr(item: &str) -> Option<i64> {
+    let mut lex = gcnkit_asm::lex::Lexer::new(item);
+    let e = gcnkit_asm::expr::parse_expr(&mut lex, true).ok()?;
+    if lex.peek().tok != gcnkit_asm::lex::Tok::Eof {
+        return None;
+    }
+    e.eval(&gcnkit_asm::expr::NoSymbols).ok()
 }
 
 /// A decimal or `0x` hexadecimal integer.

@@ -90,6 +90,9 @@ pub(super) fn encode_mimg(
         let span = ops.first().map_or(0..a.src.len(), |o| o.span.clone());
         return Err(AsmError::new(span, INVALID_OPERAND));
     }
+    // A modifier the form does not take (`d16` of image_store_pck, `tfe` on gfx90a) fails
+    // in llvm-mc's matcher, before the data size is validated.
+    a.check_all_used()?;
     mimg_data_size(a, def, vdata_count, dmask.0, tfe, d16)?;
     mimg_dmask(def, &dmask.0, &dmask.1)
 }

@@ -141,6 +141,12 @@ pub(super) fn src_value(
     ty: DataType,
     literal_ok: bool,
 ) -> Result<u32, AsmError> {
+    // A source wider than 64 bits (v_mqsad_u32_u8's accumulator) is a VGPR tuple only, as
+    // in llvm-mc: no SGPR tuple, special register or constant stands for 128 bits.
+    let vgpr = matches!(&o.value, Value::Reg(r) if r.file == RegFile::Vgpr);
+    if ty.dwords() > 2 && !vgpr {
+        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+    }
     match &o.value {
         Value::Reg(_) if o.mods.lit => Err(lit_register(a, o, ty)),
         Value::Reg(r) => {
