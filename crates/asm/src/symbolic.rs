@@ -133,6 +133,8 @@ pub fn hwreg_struct(src: &str, fields: &[StructField]) -> Result<u32, AsmError> 
         "invalid bitfield width: only values from 1 to 32 are legal",
     )?;
     Ok(id as u32 | (offset as u32) << 6 | (size as u32 - 1) << 11)
+}
+
 /// The position of the closing parenthesis of a call operand spanning `span`.
 fn closing_paren(span: &Range<usize>) -> Range<usize> {
     let at = span.end.saturating_sub(1);
