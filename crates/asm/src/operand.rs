@@ -730,13 +730,20 @@ fn starts_modifier(lex: &Lexer<'_>, gen: Gen) -> bool {
                 Tok::Ident => {
                     let name = lex.text(&n);
                     (is_mod_call(name) && lex.peek3().is(Punct::LParen))
-                        || register_start_then(gen, name, || lex.peek3())
+                        || negatable_register(gen, name, || lex.peek3())
                 }
                 _ => false,
             }
         }
         _ => false,
     }
+}
+
+/// True if `name` is a register after `-`: llvm-mc reads `null` as a register name on
+/// every target (`-null` is a source modifier, then "'null' operand is not supported on
+/// this GPU" before gfx10), though without `-` it is a symbol there.
+fn negatable_register(gen: Gen, name: &str, next: impl FnOnce() -> Token) -> bool {
+    name == "null" || register_start_then(gen, name, next)
 }
 
 /// True if the `-` at the lexer's position is the SP3 `neg` modifier: before a register,
@@ -747,7 +754,7 @@ fn sp3_neg_follows(lex: &Lexer<'_>, gen: Gen) -> bool {
         Tok::Punct(Punct::Pipe) | Tok::Punct(Punct::LBracket) => true,
         Tok::Ident => {
             let name = lex.text(&n);
-            name == "abs" || register_start_then(gen, name, || lex.peek3())
+            name == "abs" || negatable_register(gen, name, || lex.peek3())
         }
         _ => false,
     }
@@ -794,6 +801,14 @@ fn parse_plain(
             mods: SrcMods::default(),
             span: t.span(),
         });
+    }
+    // A malformed number (`08`, `0x1p`, the sign of `5.-1`), as llvm-mc's lexer reports it.
+    let bad_number = t.tok == Tok::Error
+        && lex
+            .text(&t)
+            .starts_with(|c: char| c.is_ascii_digit() || matches!(c, '.' | '+' | '-'));
+    if bad_number {
+        return Err(AsmError::new(t.span(), "failed parsing operand."));
     }
     if matches!(t.tok, Tok::Eof | Tok::Error | Tok::Str) || t.is(Punct::RParen) {
         return Err(AsmError::new(t.span(), "not a valid operand."));

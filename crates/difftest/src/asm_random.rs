@@ -1144,7 +1144,17 @@ pub fn known_llvm_bug(
     }
     // The 32-bit constant of s_setreg_imm32_b32: llvm-mc checks no range and keeps the low
     // 32 bits.
-    let imm32_out_of_range = p.items.get(1).is_some_and(|(_, item)| {
+    // The constant is the last item (a structured hwreg splits into several); `--x` is `x`
+    // in an expression, where a real number stands for the bits of its double.
+    let imm32_out_of_range = p.items.last().is_some_and(|(_, item)| {
+        let real = item
+            .strip_prefix("--")
+            .filter(|r| !r.starts_with("0x") && r.contains(['.', 'e', 'E']))
+            .and_then(|r| r.parse::<f64>().ok());
+        if let Some(real) = real {
+            return real.to_bits() >> 32 != 0;
+        }
+        let item = item.strip_prefix("--").unwrap_or(item);
         let digits = item.strip_prefix('-').unwrap_or(item);
         let v = match digits.strip_prefix("0x") {
             Some(h) => i128::from_str_radix(h, 16).ok(),

@@ -294,6 +294,16 @@ fn buf_operands(
                 a.set(Field::Srsrc, v / 4);
             }
             Role::Soffset => {
+                // Before gfx940 llvm-mc reads a bare `scc` here as the cache-policy modifier
+                // (gfx90a's), not as the register `src_scc`; soffset is then missing.
+                if a.gen != Gen::Gfx940 && a.text(&o.span) == "scc" {
+                    let msg = if a.gen == Gen::Gfx90a {
+                        INVALID_OPERAND
+                    } else {
+                        "scc modifier is not supported on this GPU"
+                    };
+                    return Err(AsmError::new(o.span.clone(), msg));
+                }
                 let v = a.ssrc(o, gcnkit_isa::DataType::B32, false)?;
                 a.set(Field::Soffset, v);
             }

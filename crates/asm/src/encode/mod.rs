@@ -620,7 +620,7 @@ impl<'a> Asm<'a> {
             Value::Int(v) => Ok(Some(*v)),
             // `null` is a register from gfx10 on; llvm-mc names it in its error here.
             Value::Ident(r) if self.text(r) == "null" => Err(AsmError::new(
-                op.span.clone(),
+                r.clone(),
                 "'null' operand is not supported on this GPU",
             )),
             Value::Ident(r) => Ok(self.syms.value(self.text(r))),
@@ -657,7 +657,7 @@ impl<'a> Asm<'a> {
         match &op.value {
             Value::Reg(r) if !op.mods.any() && !op.mods.lit => Ok(*r),
             Value::Ident(r) if self.text(r) == "null" => Err(AsmError::new(
-                op.span.clone(),
+                r.clone(),
                 "'null' operand is not supported on this GPU",
             )),
             _ => Err(AsmError::new(op.span.clone(), INVALID_OPERAND)),

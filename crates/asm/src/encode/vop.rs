@@ -73,6 +73,11 @@ pub(super) fn encode(
         Want::Any if !gen.is_si_ci() && a.has_mod("clamp") => &[Form::E32, Form::E64, Form::Sdwa],
         Want::Any => &[Form::E32, Form::E64],
     };
+    // The FP8/BF8 conversions take no `sext` in any form.
+    let fp8 = def.mnemonic.contains("fp8") || def.mnemonic.contains("bf8");
+    if let Some(o) = s.operands.iter().find(|o| fp8 && o.mods.sext) {
+        return Err(AsmError::new(o.span.clone(), "not a valid operand."));
+    }
     let mut first_err = None;
     for &form in forms {
         let available = match form {
@@ -173,6 +178,19 @@ pub(super) fn src_value(
                     return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
                 }
             }
+            // llvm-mc-19 has no FP16 inline constants on gfx6/gfx7: there a constant for an
+            // FP16 source is a literal, which VOP3 cannot hold (`v_cvt_f32_f16_e64 v1, 1.0`).
+            // (A float that does not fit half precision is refused as such first.)
+            let fits = match &o.value {
+                Value::Float(f) => crate::literal::encode_float(a.gen, *f, ty, false).is_ok(),
+                _ => true,
+            };
+            if a.gen.is_si_ci() && ty.is_16bit() && ty.is_float() && !literal_ok && fits {
+                return Err(AsmError::new(
+                    constant_span(a, o),
+                    "literal operands are not supported",
+                ));
+            }
             let v = a.constant(o, ty, literal_ok)?;
             a.bus.read(v, ty.dwords(), &o.span);
             Ok(v)
@@ -211,6 +229,35 @@ pub(super) fn inner_span(a: &Asm<'_>, o: &Operand) -> Range<usize> {
     let open = text.find('(').map_or(0, |i| i + 1);
     let blank = text[open..].len() - text[open..].trim_start().len();
     o.span.start + open + blank..o.span.end
+}
+
+/// The constant inside the source modifiers of `o` (`0` of `neg(|0|)`), where llvm-mc
+/// reports what is wrong with the constant itself.
+pub(super) fn constant_span(a: &Asm<'_>, o: &Operand) -> Range<usize> {
+    let text = a.text(&o.span);
+    let mut rest = text;
+    loop {
+        let t = rest.trim_start();
+        let stripped = ["neg(", "abs(", "lit(", "|"]
+            .iter()
+            .find_map(|p| t.strip_prefix(p))
+            .or_else(|| {
+                t.strip_prefix('-')
+                    .filter(|r| ["|", "neg(", "abs("].iter().any(|p| r.trim_start().starts_with(p)))
+            });
+        match stripped {
+            Some(r) => rest = r,
+            None => {
+                rest = t;
+                break;
+            }
+        }
+    }
+    let start = o.span.start + (text.len() - rest.len());
+    let end = rest
+        .find([')', '|'])
+        .map_or(o.span.end, |i| start + rest[..i].trim_end().len());
+    start..end.max(start)
 }
 
 /// A source of a VOP3 encoding: [`src_value`], where a 16-bit integer source of an FP
@@ -321,9 +368,14 @@ fn fold_const_mods(
             return Err(AsmError::new(o.span.clone(), INVALID_OPERAND))
         }
         Value::Int(v) if m.neg || m.abs => {
-            // At the operand's size, as llvm-mc truncates the result.
+            // At the operand's size, as llvm-mc truncates the result; the sign of a packed
+            // pair is that of its low half (`neg(1)` is 0x8001).
             let bits = ty.bits().min(64);
-            let sign = 1u64 << (bits - 1);
+            let sign = if ty.is_16bit() {
+                1u64 << 15
+            } else {
+                1u64 << (bits - 1)
+            };
             let mut v = *v as u64;
             if m.abs {
                 v &= !sign;

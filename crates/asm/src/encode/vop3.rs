@@ -360,6 +360,10 @@ fn mai_blgp_or_neg(a: &Asm<'_>, def: &InstrDef) -> Result<(), AsmError> {
 fn encode_mai(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
     let gen = a.gen;
     expect_count(ops, def.operands.len(), a.src)?;
+    // MAI sources take no source modifiers (gfx940's f64 MFMAs negate with `neg:[..]`).
+    if let Some(o) = ops[1..].iter().find(|o| o.mods.any()) {
+        return Err(AsmError::new(o.span.clone(), super::order::NOT_VALID));
+    }
     let smfmac = def.mnemonic.starts_with("v_smfmac");
     let ty = |r: Role| def.operand(r).map_or(DataType::B32, |o| o.ty);
     let (vdst, cd_agpr) = av(a, &ops[0], ty(Role::Vdst).dwords())?;
