@@ -1067,11 +1067,18 @@ pub fn known_llvm_bug(
     // Where both assemble the statement, to different bytes:
     // A single-precision inline pattern as the class mask of v_cmp_class_f16 / v_cmpx_class_f16
     // in SDWA: llvm-mc encodes another source (0x3f800000 becomes s0).
-    let float_pattern = p
-        .items
-        .iter()
-        .skip(1)
-        .any(|(_, item)| parse_int(item).is_some_and(|v| !(-16..=64).contains(&v)));
+    // So is a real token whose single-precision bits are an inline integer (the denormals
+    // 1.401298464324817e-45 and 2.802596928649634e-45, inline 1 and 2): llvm-mc encodes s0.
+    let denormal_integer = |item: &str| {
+        let real = !item.starts_with("0x") && item.contains(['.', 'e', 'E']);
+        real && item.parse::<f64>().is_ok_and(|f| {
+            let s = f as f32;
+            f64::from(s) == f && (1..=64).contains(&s.to_bits())
+        })
+    };
+    let float_pattern = p.items.iter().skip(1).any(|(_, item)| {
+        parse_int(item).is_some_and(|v| !(-16..=64).contains(&v)) || denormal_integer(item)
+    });
     if sdwa && p.mnemonic.contains("class_f16") && float_pattern {
         return Some("FP32 inline pattern as the class mask of an f16 SDWA compare misencoded");
     }

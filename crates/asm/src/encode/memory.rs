@@ -294,9 +294,11 @@ fn buf_operands(
                 a.set(Field::Srsrc, v / 4);
             }
             Role::Soffset => {
-                // Before gfx940 llvm-mc reads a bare `scc` here as the cache-policy modifier
+                // Before gfx940 llvm-mc reads a bare `scc` in MUBUF as the cache-policy modifier
                 // (gfx90a's), not as the register `src_scc`; soffset is then missing.
-                if a.gen != Gen::Gfx940 && a.text(&o.span) == "scc" {
+                // MTBUF reads its format together with soffset, and `scc` as the register.
+                let mubuf = def.encoding == Encoding::Mubuf;
+                if mubuf && a.gen != Gen::Gfx940 && a.text(&o.span) == "scc" {
                     let msg = if a.gen == Gen::Gfx90a {
                         INVALID_OPERAND
                     } else {
