@@ -273,7 +273,7 @@ pub(crate) fn parse_stmt_reading_flags<'a>(
             {
                 return Err(AsmError::new(t.span(), "expected a counter name"));
             }
-            Tok::Ident if is_modifier(&lex, &t, at_operand) => {
+            Tok::Ident if is_modifier(&lex, &t, at_operand, gen) => {
                 if flags_as_operands > 0 && lex.byte_after(&t) != Some(b':') {
                     flags_as_operands -= 1;
                     let op = parse_operand(&mut lex, gen, syms)?;
@@ -305,8 +305,12 @@ fn after_counter(src: &str, stmt: &Stmt<'_>) -> bool {
         })
 }
 
-fn is_modifier(lex: &Lexer<'_>, t: &Token, at_operand: bool) -> bool {
+fn is_modifier(lex: &Lexer<'_>, t: &Token, at_operand: bool, gen: Gen) -> bool {
     let name = lex.text(t);
+    // gfx6/gfx7 have no DPP: where an operand belongs, `row_mirror` is a symbol there.
+    if at_operand && gen.is_si_ci() && matches!(name, "row_mirror" | "row_half_mirror") {
+        return false;
+    }
     // Likewise `scc`: the register `src_scc` there, the gfx90a cache bit elsewhere.
     if at_operand && (name.eq_ignore_ascii_case("a16") || name == "scc") {
         return false;

@@ -10,7 +10,7 @@ use crate::symbolic;
 
 /// True if the operand is the word `off`.
 fn is_off(a: &Asm<'_>, o: &Operand) -> bool {
-    matches!(&o.value, Value::Ident(r) if a.text(r) == "off") && !o.mods.any()
+    matches!(&o.value, Value::Ident(r) if a.text(r) == "off") && !o.mods.any() && !o.mods.lit
 }
 
 /// Data registers of a memory instruction: VGPRs, or (gfx90a+, rows with `+acc`) AGPRs, all

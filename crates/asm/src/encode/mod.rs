@@ -624,6 +624,9 @@ impl<'a> Asm<'a> {
                 "'null' operand is not supported on this GPU",
             )),
             Value::Ident(r) => Ok(self.syms.value(self.text(r))),
+            // llvm-mc reads a real number where an integer belongs as the bits of its double
+            // (`s_movk_i32 s0, 4.9e-324` is 1); a sign makes it a negative double.
+            Value::Float(f) => Ok(Some(f.to_bits() as i64)),
             Value::Expr(e) => match e.eval(self.syms) {
                 Ok(v) => Ok(Some(v)),
                 Err(crate::expr::Unresolved::DivByZero) => {
@@ -656,6 +659,11 @@ impl<'a> Asm<'a> {
     pub fn reg(&self, op: &Operand) -> Result<Reg, AsmError> {
         match &op.value {
             Value::Reg(r) if !op.mods.any() && !op.mods.lit => Ok(*r),
+            // `lit(off)`, `lit(x)`: llvm-mc reads an expression and stops at the `)`.
+            Value::Ident(_) | Value::Expr(_) if op.mods.lit => {
+                let close = op.span.end.saturating_sub(1);
+                Err(AsmError::new(close..op.span.end, order::NOT_VALID))
+            }
             Value::Ident(r) if self.text(r) == "null" => Err(AsmError::new(
                 r.clone(),
                 "'null' operand is not supported on this GPU",
@@ -762,6 +770,23 @@ impl<'a> Asm<'a> {
                     }
                 },
                 Some(v) => encode_int(self.gen, v, ty, false),
+                // `lit()` takes a value known when the statement is read: llvm-mc stops at
+                // the closing parenthesis of `lit(x)` (or of `lit(off)`).
+                None if op.mods.lit => {
+                    let scalar = matches!(
+                        self.encoding,
+                        Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc | Encoding::Sopk
+                    );
+                    let msg = if ty.is_float() {
+                        "failed parsing operand."
+                    } else if scalar || self.gen.is_si_ci() {
+                        order::NOT_VALID
+                    } else {
+                        "unknown token in expression"
+                    };
+                    let close = op.span.end.saturating_sub(1);
+                    return Err(AsmError::new(close..op.span.end, msg));
+                }
                 None => {
                     // An unknown value is always a literal, patched later; llvm-mc has
                     // fixups only for 32-bit operands.

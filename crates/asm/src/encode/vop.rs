@@ -57,6 +57,24 @@ pub(super) fn encode(
         .iter()
         .flat_map(|g| g.iter())
         .any(|m| a.has_mod(m));
+    // gfx6/gfx7 know no DPP or SDWA modifiers: llvm-mc reads `row_mirror` as an operand
+    // too many and `row_shl:1` as no operand at all.
+    if gen.is_si_ci() && want == Want::Any && (sdwa || dpp) {
+        let names = order::DPP.iter().flat_map(|g| g.iter()).chain(SDWA_MODS);
+        let first = a
+            .mods
+            .iter()
+            .filter(|m| names.clone().any(|n| *n == m.name))
+            .min_by_key(|m| m.span.start);
+        if let Some(m) = first {
+            let msg = if matches!(m.value, crate::operand::ModValue::Flag) {
+                INVALID_OPERAND
+            } else {
+                order::NOT_VALID
+            };
+            return Err(AsmError::new(m.span.start..m.span.start + m.name.len(), msg));
+        }
+    }
     let forms: &[Form] = match want {
         Want::E32 => &[Form::E32],
         Want::E64 => &[Form::E64],

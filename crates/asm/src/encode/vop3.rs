@@ -161,8 +161,18 @@ fn encode_interp(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(),
     let v = a.vreg(&plain(&ops[1]), 1, false)?;
     a.set(Field::Src1, 256 + v);
     set_src_mods(a, 1, &ops[1])?;
-    let Value::Ident(r) = &ops[2].value else {
-        return Err(AsmError::new(ops[2].span.clone(), INVALID_OPERAND));
+    // The attribute takes no source modifier: llvm-mc's words differ by spelling.
+    let attr_op = &ops[2];
+    if attr_op.mods.any() {
+        let msg = if a.text(&attr_op.span).starts_with('|') {
+            super::order::NOT_VALID
+        } else {
+            "invalid interpolation attribute"
+        };
+        return Err(AsmError::new(attr_op.span.clone(), msg));
+    }
+    let Value::Ident(r) = &attr_op.value else {
+        return Err(AsmError::new(attr_op.span.clone(), INVALID_OPERAND));
     };
     let text = a.text(r);
     let (n, c) = text
@@ -229,6 +239,14 @@ pub(super) fn encode_vop3p(
                 if o.mods.lit && !constant {
                     let inner = super::vop::inner_span(a, o);
                     return Err(AsmError::new(inner, super::order::NOT_VALID));
+                }
+                // The mixed-precision sources take FP modifiers, so `--x` reads as a
+                // misspelt `neg` there.
+                if mix && o.mods.minus_minus {
+                    return Err(AsmError::new(
+                        o.span.clone(),
+                        "invalid syntax, expected 'neg' modifier",
+                    ));
                 }
                 let v = src_value(a, &plain(o), ty, false)?;
                 super::vop::lds_direct_src0_only(i, v, o)?;
