@@ -539,7 +539,15 @@ impl Cursor<'_> {
                     return self.lex_hex_real();
                 }
             }
-            while self.pos < b.len() && (b[self.pos] as char).is_ascii_alphanumeric() {
+            // Hex digits only: llvm-mc lexes what follows (`0x1fh`) as the next token.
+            let digit = |c: u8| {
+                if radix == 16 {
+                    c.is_ascii_hexdigit()
+                } else {
+                    c.is_ascii_alphanumeric()
+                }
+            };
+            while self.pos < b.len() && digit(b[self.pos]) {
                 self.pos += 1;
             }
             return parse_radix(&self.src[digits..self.pos], radix);
@@ -558,16 +566,9 @@ impl Cursor<'_> {
         if real {
             return self.lex_real(start);
         }
+        // A number running into letters (`12abc`, `0ffh`) ends at them, as llvm-mc lexes
+        // it: the letters are the next token.
         let text = &self.src[start..self.pos];
-        // A number running into letters (`12abc`) is malformed.
-        if b.get(self.pos)
-            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
-        {
-            while self.pos < b.len() && is_ident_char(b[self.pos]) {
-                self.pos += 1;
-            }
-            return Tok::Error;
-        }
         if text.len() > 1 && text.starts_with('0') {
             return parse_radix(&text[1..], 8);
         }

@@ -652,6 +652,9 @@ fn parse_fp_mods(
         lex.next_token();
         mods.lit = true;
     }
+    if pipe && !lit_in_pipes {
+        primary_before_pipe(lex, gen)?;
+    }
     let inner = lex.peek();
     if starts_modifier(lex, gen) {
         let msg = if mods.any() || mods.lit {
@@ -683,6 +686,46 @@ fn parse_fp_mods(
     op.mods = mods;
     op.span = start..lex.pos();
     Ok(op)
+}
+
+/// Between `|` bars llvm-mc reads a register or a primary expression only (a number or
+/// symbol after unary operators, or a parenthesised expression): `|1+2|` is "expected
+/// vertical bar" at the `+`, where `|(1+2)|` is fine.
+fn primary_before_pipe(lex: &Lexer<'_>, gen: Gen) -> Result<(), AsmError> {
+    let mut probe = lex.clone();
+    if parse_register(&mut probe, gen).is_some() {
+        return Ok(());
+    }
+    let mut probe = lex.clone();
+    while matches!(
+        probe.peek().tok,
+        Tok::Punct(Punct::Minus | Punct::Tilde | Punct::Bang | Punct::Plus)
+    ) {
+        probe.next_token();
+    }
+    let first = probe.next_token();
+    match first.tok {
+        Tok::Punct(Punct::LParen) => {
+            let mut depth = 1;
+            while depth > 0 {
+                let t = probe.next_token();
+                match t.tok {
+                    Tok::Punct(Punct::LParen) => depth += 1,
+                    Tok::Punct(Punct::RParen) => depth -= 1,
+                    Tok::Eof => return Ok(()),
+                    _ => {}
+                }
+            }
+        }
+        Tok::Int(_) | Tok::Float(_) | Tok::Ident => {}
+        // Anything else is refused by the operand parser with its own words.
+        _ => return Ok(()),
+    }
+    let after = probe.peek();
+    if after.is(Punct::Pipe) || after.tok == Tok::Eof || after.is(Punct::LParen) {
+        return Ok(());
+    }
+    Err(AsmError::new(after.span(), "expected vertical bar"))
 }
 
 /// `sext(x)`: the integer source modifier, never combined with another.

@@ -878,6 +878,14 @@ const CONSTANTS: &[&str] = &[
     "1e-46",
     "6e-08",
     "1.401298464324817e-45",
+    "4.9e-324",
+    "1e-320",
+    ".5",
+    "-.5",
+    "5.",
+    ".5e1",
+    "0x1p-1",
+    "-0x1.8p1",
     "0",
     "1",
     "-1",
@@ -960,6 +968,7 @@ fn wrap_with_modifier(p: &mut Parsed, rng: &mut Rng) {
         "-sext({})",
         "--{}",
         "| {} |",
+        "lit({})",
     ];
     let form = pick(rng, &forms);
     let inner = p.items[i].1.clone();

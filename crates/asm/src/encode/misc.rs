@@ -262,8 +262,15 @@ pub(super) fn encode_exp(
 /// `attrN.C` → (attr, chan).
 fn attr(a: &Asm<'_>, o: &Operand) -> Result<(u32, u32), AsmError> {
     let bad = || AsmError::new(o.span.clone(), INVALID_OPERAND);
-    if o.mods.any() {
-        return Err(AsmError::new(o.span.clone(), super::order::NOT_VALID));
+    // llvm-mc's words differ by spelling: `|attr0.x|` is no operand, `neg(attr0.x)` no
+    // attribute.
+    if o.mods.any() || o.mods.lit {
+        let msg = if a.text(&o.span).starts_with('|') {
+            super::order::NOT_VALID
+        } else {
+            "invalid interpolation attribute"
+        };
+        return Err(AsmError::new(o.span.clone(), msg));
     }
     let Value::Ident(r) = &o.value else {
         return Err(bad());
@@ -295,6 +302,16 @@ fn attr(a: &Asm<'_>, o: &Operand) -> Result<(u32, u32), AsmError> {
 
 /// The parameter select of v_interp_mov_f32.
 fn interp_param(a: &Asm<'_>, o: &Operand) -> Result<u32, AsmError> {
+    // As for the attribute, `|p10|` is no operand; `-p10` an expression, no slot.
+    if a.text(&o.span).starts_with('|') {
+        return Err(AsmError::new(o.span.clone(), super::order::NOT_VALID));
+    }
+    if matches!(o.value, Value::Expr(_)) && a.text(&o.span).starts_with('-') {
+        return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+    }
+    if o.mods.any() || o.mods.lit {
+        return Err(AsmError::new(o.span.clone(), "invalid interpolation slot"));
+    }
     match &o.value {
         Value::Ident(r) => match a.text(r) {
             "p10" => Ok(0),
@@ -375,6 +392,16 @@ fn encode_vintrp_form(
     if mov {
         a.set(Field::Src1, interp_param(a, o)?);
     } else {
+        // The source takes FP modifiers, not `sext` or `lit`.
+        if o.mods.sext {
+            return Err(AsmError::new(o.span.clone(), super::order::NOT_VALID));
+        }
+        if o.mods.lit {
+            return Err(AsmError::new(
+                super::vop::inner_span(a, o),
+                "expected immediate with lit modifier",
+            ));
+        }
         let v = a.vreg(
             &Operand {
                 mods: Default::default(),

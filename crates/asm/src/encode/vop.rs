@@ -147,9 +147,15 @@ fn is_mask_dst(def: &InstrDef) -> bool {
 fn is_vcc(o: &Operand) -> bool {
     matches!(o.value, Value::Reg(r) if r.file == RegFile::Special && r.index == 106 && r.count == 2)
         && !o.mods.any()
+        && !o.mods.lit
 }
 
 fn need_vcc(o: &Operand) -> Result<(), AsmError> {
+    // `lit(vcc)`: llvm-mc takes `lit(` for a constant and stops at the register.
+    if o.mods.lit {
+        let open = o.span.start + 4;
+        return Err(AsmError::new(open..o.span.end, super::order::NOT_VALID));
+    }
     if is_vcc(o) {
         Ok(())
     } else {
