@@ -1128,6 +1128,7 @@ pub fn known_llvm_bug(
         "s_atomic",
         "s_scratch",
         "s_dcache_discard",
+        "s_atc_probe",
     ]
     .iter()
     .any(|m| p.mnemonic.starts_with(m));
@@ -1145,6 +1146,15 @@ pub fn known_llvm_bug(
         .any(|m| p.mnemonic.to_ascii_lowercase().starts_with(m));
     if flat && read_only_item {
         return Some("read-only register accepted as FLAT scalar address");
+    }
+    // `abs` on src1 of v_div_scale_f32/f64 (VOP3B, which has no abs bits): llvm-mc drops it
+    // where it refuses it on src0 and src2 ("ABS not allowed in VOP3B instructions").
+    let abs_src1 = p.items.get(3).is_some_and(|(_, item)| {
+        let item = item.strip_prefix('-').unwrap_or(item);
+        item.starts_with('|') || item.starts_with("abs(") || item.starts_with("neg(abs(")
+    });
+    if p.mnemonic.starts_with("v_div_scale_f") && abs_src1 {
+        return Some("abs on src1 of a VOP3B instruction dropped");
     }
     // The 7-bit immediate of the scalar probes: llvm-mc checks no range and keeps the low
     // 7 bits.

@@ -294,11 +294,14 @@ fn buf_operands(
                 a.set(Field::Srsrc, v / 4);
             }
             Role::Soffset => {
-                // Before gfx940 llvm-mc reads a bare `scc` in MUBUF as the cache-policy modifier
-                // (gfx90a's), not as the register `src_scc`; soffset is then missing.
-                // MTBUF reads its format together with soffset, and `scc` as the register.
-                let mubuf = def.encoding == Encoding::Mubuf;
-                if mubuf && a.gen != Gen::Gfx940 && a.text(&o.span) == "scc" {
+                // Before gfx940 llvm-mc reads a bare `scc` as the cache-policy modifier
+                // (gfx90a's), not as the register `src_scc`, where soffset belongs in the
+                // loads that also have an LDS form (it matches that form first).
+                // Only the loads that also have an LDS form: llvm-mc matches that form
+                // first, which takes `scc` as the modifier. MTBUF reads its format together
+                // with soffset, and `scc` as the register, as the other MUBUF rows do.
+                let lds_form = def.encoding == Encoding::Mubuf && def.has(flags::LDS);
+                if lds_form && a.gen != Gen::Gfx940 && a.text(&o.span) == "scc" {
                     let msg = if a.gen == Gen::Gfx90a {
                         INVALID_OPERAND
                     } else {

@@ -107,8 +107,13 @@ pub(super) fn encode_vop3(
                     v
                 };
                 a.set(field, v);
+                // VOP3B has no abs bits (their place holds sdst). llvm-mc reports this at the
+                // statement; on src1 it drops the abs silently (docs/llvm-differences.md §6).
                 if vop3b && o.mods.abs {
-                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                    return Err(AsmError::new(
+                        0..a.src.len(),
+                        "ABS not allowed in VOP3B instructions",
+                    ));
                 }
                 set_src_mods(a, i, o)?;
             }
@@ -139,7 +144,9 @@ fn vop3_op_sel(a: &mut Asm<'_>, def: &InstrDef, nsrc: u32) -> Result<(), AsmErro
     } else {
         nsrc
     };
-    if let Some(bits) = a.bits_mod("op_sel", nsel as usize + 1)? {
+    // llvm-mc reads up to four entries whatever the sources, and ignores those past the
+    // destination's (`v_pack_b32_f16 ... op_sel:[0,0,0,1]` sets nothing).
+    if let Some(bits) = a.bits_mod("op_sel", 4)? {
         let srcs = bits & ((1 << nsel) - 1);
         let dst = (bits >> nsel) & 1;
         a.set(Field::OpSel, srcs | dst << 3);
