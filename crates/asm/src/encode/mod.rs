@@ -638,6 +638,18 @@ impl<'a> Asm<'a> {
         }
     }
 
+    /// `null` (a register from gfx10 on) with source modifiers (`-null`): llvm-mc names it
+    /// in its error, at the name.
+    pub fn refuse_null(&self, op: &Operand) -> Result<(), AsmError> {
+        match &op.value {
+            Value::Ident(r) if self.text(r) == "null" => Err(AsmError::new(
+                r.clone(),
+                "'null' operand is not supported on this GPU",
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The expression of an integer operand, for a fixup.
     pub fn expr_of(&self, op: &Operand) -> Expr {
         match &op.value {

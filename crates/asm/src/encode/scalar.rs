@@ -53,6 +53,7 @@ pub(super) fn encode(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result
                 a.set(Field::Ssrc1, v);
             }
             (_, Role::Ssrc0 | Role::Ssrc1) => {
+                no_mods(o)?;
                 let field = if od.role == Role::Ssrc0 {
                     Field::Ssrc0
                 } else {

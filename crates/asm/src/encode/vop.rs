@@ -190,6 +190,7 @@ pub(super) fn src_value(
             Ok(v)
         }
         Value::Int(_) | Value::Float(_) | Value::Ident(_) | Value::Expr(_) => {
+            a.refuse_null(o)?;
             sext_of_symbol(a, o)?;
             if o.mods.minus_minus && ty.is_float() {
                 return Err(AsmError::new(
@@ -363,6 +364,7 @@ fn fold_const_mods(
         Caps::sdwa(def, a.gen)
     };
     caps.check_src(0, o)?;
+    a.refuse_null(o)?;
     sext_of_symbol(a, o)?;
     if o.mods.minus_minus && caps.mods[0] == super::caps::ModKind::Fp {
         return Err(AsmError::new(
