@@ -464,7 +464,11 @@ impl Cursor<'_> {
             }
         }
         let mantissa = self.src[start..mantissa_end].trim_end_matches('.');
-        let text = format!("{}e{}", mantissa, if exponent.is_empty() { "0" } else { exponent });
+        let text = format!(
+            "{}e{}",
+            mantissa,
+            if exponent.is_empty() { "0" } else { exponent }
+        );
         text.parse().map_or(Tok::Error, Tok::Float)
     }
 
@@ -660,7 +664,10 @@ mod tests {
         assert_eq!(kinds("0x1p+"), vec![Tok::Error]);
         assert_eq!(kinds("0x.p1")[0], Tok::Error);
         assert_eq!(kinds("5.-1"), vec![Tok::Error, Tok::Int(1)]);
-        assert_eq!(kinds("0x1p-1075 0x1p-1074"), vec![Tok::Float(0.0), Tok::Float(4.9e-324)]);
+        assert_eq!(
+            kinds("0x1p-1075 0x1p-1074"),
+            vec![Tok::Float(0.0), Tok::Float(4.9e-324)]
+        );
     }
 
     #[test]

@@ -72,7 +72,10 @@ pub(super) fn encode(
             } else {
                 order::NOT_VALID
             };
-            return Err(AsmError::new(m.span.start..m.span.start + m.name.len(), msg));
+            return Err(AsmError::new(
+                m.span.start..m.span.start + m.name.len(),
+                msg,
+            ));
         }
     }
     let forms: &[Form] = match want {
@@ -267,8 +270,11 @@ pub(super) fn constant_span(a: &Asm<'_>, o: &Operand) -> Range<usize> {
             .iter()
             .find_map(|p| t.strip_prefix(p))
             .or_else(|| {
-                t.strip_prefix('-')
-                    .filter(|r| ["|", "neg(", "abs("].iter().any(|p| r.trim_start().starts_with(p)))
+                t.strip_prefix('-').filter(|r| {
+                    ["|", "neg(", "abs("]
+                        .iter()
+                        .any(|p| r.trim_start().starts_with(p))
+                })
             });
         match stripped {
             Some(r) => rest = r,
