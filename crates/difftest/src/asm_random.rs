@@ -626,9 +626,11 @@ fn break_symbolic(p: &mut Parsed, rng: &mut Rng) {
     } else if p.items.iter().any(|(_, it)| it.contains("cnt(")) {
         let n = p.items.len();
         match rng.below(3) {
-            0 => p.items[n - 1]
-                .1
-                .push_str(*pick(rng, &[",", " &", ", ", "&"])),
+            0 => {
+                const TRAILING: &[&str] = &[",", " &", ", ", "&"];
+                let sep: &&str = pick(rng, TRAILING);
+                p.items[n - 1].1.push_str(sep)
+            }
             _ if n > 1 => {
                 p.items[n - 1].0 = pick(rng, &[" && ", " ,, ", " ,& ", " | "]).to_string()
             }
