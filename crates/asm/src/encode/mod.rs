@@ -802,7 +802,8 @@ impl<'a> Asm<'a> {
                 None => {
                     // An unknown value is always a literal, patched later; llvm-mc has
                     // fixups only for 32-bit operands.
-                    if ty.bits() != 32 {
+                    // (nor for packed FP16 pairs).
+                    if ty.bits() != 32 || (ty.is_16bit() && ty.is_float()) {
                         return Err(AsmError::new(span, INVALID_OPERAND));
                     }
                     if !literal_ok {

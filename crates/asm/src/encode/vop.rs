@@ -370,6 +370,13 @@ fn fold_const_mods(
         Caps::sdwa(def, a.gen)
     };
     caps.check_src(0, o)?;
+    // No form of the row takes modifiers (v_pk_fmac_f16): llvm-mc folds none.
+    let only_e32 = [flags::NOE64, flags::NOSDWA, flags::NODPP]
+        .into_iter()
+        .all(|f| def.flag_on(f, a.gen));
+    if only_e32 && (o.mods.any() || o.mods.minus_minus) {
+        return Err(AsmError::new(o.span.clone(), order::NOT_VALID));
+    }
     a.refuse_null(o)?;
     sext_of_symbol(a, o)?;
     if o.mods.minus_minus && caps.mods[0] == super::caps::ModKind::Fp {
