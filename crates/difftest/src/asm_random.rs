@@ -1216,6 +1216,15 @@ pub fn known_llvm_bug(
     if dpp && pair_source && !p.mnemonic.contains("64") {
         return Some("VGPR pair accepted as a 32-bit DPP source");
     }
+    // And the other way round: a single VGPR as the 64-bit source of a DPP f64 instruction
+    // (`v_cvt_u32_f64 v24, v2 row_newbcast:3` reads v[2:3]).
+    let single_source = p.items.iter().skip(1).any(|(_, item)| {
+        item.strip_prefix('v')
+            .is_some_and(|n| parse_int(n).is_some())
+    });
+    if dpp && single_source && p.mnemonic.contains("_f64") {
+        return Some("single VGPR accepted as a 64-bit DPP source");
+    }
     // A 16-bit integer constant of 0x8000..=0xffff as an SDWA source: llvm-mc encodes the
     // literal code 255, which SDWA cannot follow with a literal.
     let high_half_constant = p

@@ -179,6 +179,8 @@ pub(super) fn src_value(
             let ok = match r.file {
                 RegFile::Vgpr => r.count == ty.dwords(),
                 RegFile::Agpr => false,
+                // The read-only values stand for 32- or 64-bit constants, no wider.
+                RegFile::Special if matches!(r.index, 235..=239 | 251..=253) => ty.dwords() <= 2,
                 _ => r.fits(ty.dwords()) && !(r.index == LDS_DIRECT && ty.dwords() > 1),
             };
             if !ok {
