@@ -198,6 +198,7 @@ impl<'a> Lexer<'a> {
         self.head = 0;
         let mut cur = Cursor {
             src: self.src,
+            error_at: None,
             pos: match self.len {
                 0 => self.pos,
                 n => self.window[n - 1].end,
@@ -284,6 +285,8 @@ impl<'a> Lexer<'a> {
 struct Cursor<'a> {
     src: &'a str,
     pos: usize,
+    /// Where an error token starts when not where lexing it began (the sign of `5.-1`).
+    error_at: Option<usize>,
 }
 
 impl Cursor<'_> {
@@ -321,7 +324,9 @@ impl Cursor<'_> {
                 end: start,
             };
         };
-        let tok = if is_ident_start(c) {
+        let tok = if c == b'.' && b.get(start + 1).is_some_and(u8::is_ascii_digit) {
+            self.lex_dot_number()
+        } else if is_ident_start(c) {
             self.pos += 1;
             while self.pos < b.len() && is_ident_char(b[self.pos]) {
                 self.pos += 1;
@@ -336,7 +341,7 @@ impl Cursor<'_> {
         };
         Token {
             tok,
-            start,
+            start: self.error_at.take().unwrap_or(start),
             end: self.pos,
         }
     }
@@ -402,6 +407,121 @@ impl Cursor<'_> {
         Tok::Punct(p)
     }
 
+    /// An identifier that starts with a dot and a digit: llvm-mc reads a real number
+    /// there (`.5`, `.5e1`) when a character that cannot continue an identifier, or an
+    /// exponent, follows the digits; otherwise an identifier (`.5a`, `.5.5`).
+    fn lex_dot_number(&mut self) -> Tok {
+        let b = self.src.as_bytes();
+        let mut p = self.pos + 1;
+        while p < b.len() && b[p].is_ascii_digit() {
+            p += 1;
+        }
+        let real = b
+            .get(p)
+            .is_none_or(|&c| !is_ident_char(c) || matches!(c, b'e' | b'E'));
+        if real {
+            return self.lex_real(self.pos);
+        }
+        self.pos = p;
+        while self.pos < b.len() && is_ident_char(b[self.pos]) {
+            self.pos += 1;
+        }
+        Tok::Ident
+    }
+
+    /// The rest of a decimal real number that starts at `start`, with the position at its
+    /// fraction (after a `.`, or at an exponent): digits, then an optional exponent `e`,
+    /// sign and digits, each part possibly empty (llvm-mc reads `5.`, `5e`, `1.5e+` as
+    /// reals). A sign right after the fraction is an error (`5.-1`), at the sign.
+    fn lex_real(&mut self, start: usize) -> Tok {
+        let b = self.src.as_bytes();
+        if b.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+        }
+        while self.pos < b.len() && b[self.pos].is_ascii_digit() {
+            self.pos += 1;
+        }
+        let mantissa_end = self.pos;
+        if matches!(b.get(self.pos), Some(b'+' | b'-')) {
+            // The token is the sign alone; the number before it is dropped, as llvm-mc does.
+            self.error_at = Some(self.pos);
+            self.pos += 1;
+            return Tok::Error;
+        }
+        let mut exponent = "";
+        if matches!(b.get(self.pos), Some(b'e' | b'E')) {
+            self.pos += 1;
+            let sign = self.pos;
+            if matches!(b.get(self.pos), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            let digits = self.pos;
+            while self.pos < b.len() && b[self.pos].is_ascii_digit() {
+                self.pos += 1;
+            }
+            if self.pos > digits {
+                exponent = &self.src[sign..self.pos];
+            }
+        }
+        let mantissa = self.src[start..mantissa_end].trim_end_matches('.');
+        let text = format!(
+            "{}e{}",
+            mantissa,
+            if exponent.is_empty() { "0" } else { exponent }
+        );
+        text.parse().map_or(Tok::Error, Tok::Float)
+    }
+
+    /// A hexadecimal real number (`0x1p-1`, `0x1.8p1`, `0x.8p0`), the position after `0x`:
+    /// hex digits with an optional fraction, then a binary exponent `p`, which must be
+    /// there with at least one decimal digit.
+    fn lex_hex_real(&mut self) -> Tok {
+        let b = self.src.as_bytes();
+        let mut mantissa: u64 = 0;
+        // Digits that no longer fit the mantissa only scale it (and are assumed zero).
+        let mut scale: i64 = 0;
+        let mut digits = 0;
+        let mut fraction = false;
+        loop {
+            match b.get(self.pos) {
+                Some(b'.') if !fraction => fraction = true,
+                Some(&c) if c.is_ascii_hexdigit() => {
+                    let d = u64::from((c as char).to_digit(16).unwrap_or(0));
+                    digits += 1;
+                    if mantissa >> 60 == 0 {
+                        mantissa = mantissa << 4 | d;
+                        if fraction {
+                            scale -= 4;
+                        }
+                    } else if !fraction {
+                        scale += 4;
+                    }
+                }
+                _ => break,
+            }
+            self.pos += 1;
+        }
+        if digits == 0 || !matches!(b.get(self.pos), Some(b'p' | b'P')) {
+            return Tok::Error;
+        }
+        self.pos += 1;
+        let negative = b.get(self.pos) == Some(&b'-');
+        if matches!(b.get(self.pos), Some(b'+' | b'-')) {
+            self.pos += 1;
+        }
+        let first = self.pos;
+        let mut exponent: i64 = 0;
+        while self.pos < b.len() && b[self.pos].is_ascii_digit() {
+            exponent = (exponent * 10 + i64::from(b[self.pos] - b'0')).min(1 << 20);
+            self.pos += 1;
+        }
+        if self.pos == first {
+            return Tok::Error;
+        }
+        let exponent = if negative { -exponent } else { exponent } + scale;
+        Tok::Float(scale_by_power_of_two(mantissa as f64, exponent))
+    }
+
     fn lex_number(&mut self) -> Tok {
         let b = self.src.as_bytes();
         let start = self.pos;
@@ -414,7 +534,24 @@ impl Cursor<'_> {
             let radix = if prefix(b"x") { 16 } else { 2 };
             self.pos += 2;
             let digits = self.pos;
-            while self.pos < b.len() && (b[self.pos] as char).is_ascii_alphanumeric() {
+            if radix == 16 {
+                let mut p = digits;
+                while p < b.len() && b[p].is_ascii_hexdigit() {
+                    p += 1;
+                }
+                if matches!(b.get(p), Some(b'.' | b'p' | b'P')) {
+                    return self.lex_hex_real();
+                }
+            }
+            // Hex digits only: llvm-mc lexes what follows (`0x1fh`) as the next token.
+            let digit = |c: u8| {
+                if radix == 16 {
+                    c.is_ascii_hexdigit()
+                } else {
+                    c.is_ascii_alphanumeric()
+                }
+            };
+            while self.pos < b.len() && digit(b[self.pos]) {
                 self.pos += 1;
             }
             return parse_radix(&self.src[digits..self.pos], radix);
@@ -422,45 +559,42 @@ impl Cursor<'_> {
         while self.pos < b.len() && b[self.pos].is_ascii_digit() {
             self.pos += 1;
         }
-        let mut float = false;
-        if b.get(self.pos) == Some(&b'.') {
-            float = true;
-            self.pos += 1;
-            while self.pos < b.len() && b[self.pos].is_ascii_digit() {
-                self.pos += 1;
-            }
+        // A real number: digits then a fraction or an exponent, but after a leading zero
+        // only a fraction (`0.5`; `00.5` is the octal 0 and `.5`, `0e1` is 0 and `e1`).
+        let leading_zero = b[start] == b'0';
+        let real = match b.get(self.pos) {
+            Some(b'.') => !leading_zero || self.pos == start + 1,
+            Some(b'e' | b'E') => !leading_zero,
+            _ => false,
+        };
+        if real {
+            return self.lex_real(start);
         }
-        if matches!(b.get(self.pos), Some(b'e' | b'E')) {
-            let mut p = self.pos + 1;
-            if matches!(b.get(p), Some(b'+' | b'-')) {
-                p += 1;
-            }
-            if b.get(p).is_some_and(u8::is_ascii_digit) {
-                float = true;
-                while p < b.len() && b[p].is_ascii_digit() {
-                    p += 1;
-                }
-                self.pos = p;
-            }
-        }
+        // A number running into letters (`12abc`, `0ffh`) ends at them, as llvm-mc lexes
+        // it: the letters are the next token.
         let text = &self.src[start..self.pos];
-        // A number running into letters (`12abc`) is malformed.
-        if b.get(self.pos)
-            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
-        {
-            while self.pos < b.len() && is_ident_char(b[self.pos]) {
-                self.pos += 1;
-            }
-            return Tok::Error;
-        }
-        if float {
-            return text.parse().map_or(Tok::Error, Tok::Float);
-        }
         if text.len() > 1 && text.starts_with('0') {
             return parse_radix(&text[1..], 8);
         }
         parse_radix(text, 10)
     }
+}
+
+/// `m · 2^e`, rounded once (the steps before the last are exact, or the result is zero or
+/// infinite anyway).
+fn scale_by_power_of_two(mut m: f64, mut e: i64) -> f64 {
+    while e > 1000 && m.is_finite() && m != 0.0 {
+        m *= 2f64.powi(1000);
+        e -= 1000;
+    }
+    while e < -1000 && m != 0.0 {
+        if e < -1000 - 1074 - 64 {
+            return 0.0;
+        }
+        m *= 2f64.powi(-1000);
+        e += 1000;
+    }
+    m * 2f64.powi(e as i32)
 }
 
 /// Parses digits in `radix`, wrapping like LLVM's 64-bit APInt parse would reject: values that
@@ -501,6 +635,38 @@ mod tests {
                 Tok::Float(1.0e-3),
                 Tok::Float(200.0)
             ]
+        );
+    }
+
+    #[test]
+    fn reals_as_llvm_mc_lexes_them() {
+        assert_eq!(
+            kinds(".5 .5e1 5. 5e 1.5e+ 0x1p-1 0x1.8p1 0x.8p0 0X1P+1 0.e1"),
+            vec![
+                Tok::Float(0.5),
+                Tok::Float(5.0),
+                Tok::Float(5.0),
+                Tok::Float(5.0),
+                Tok::Float(1.5),
+                Tok::Float(0.5),
+                Tok::Float(3.0),
+                Tok::Float(0.5),
+                Tok::Float(2.0),
+                Tok::Float(0.0)
+            ]
+        );
+        // Identifiers, and numbers followed by another token.
+        assert_eq!(kinds(".5a .5.5"), vec![Tok::Ident, Tok::Ident]);
+        assert_eq!(kinds("00.5"), vec![Tok::Int(0), Tok::Float(0.5)]);
+        assert_eq!(kinds("0x1p1a"), vec![Tok::Float(2.0), Tok::Ident]);
+        // Malformed: no exponent, no digits, a sign after the fraction.
+        assert_eq!(kinds("0x1.8"), vec![Tok::Error]);
+        assert_eq!(kinds("0x1p+"), vec![Tok::Error]);
+        assert_eq!(kinds("0x.p1")[0], Tok::Error);
+        assert_eq!(kinds("5.-1"), vec![Tok::Error, Tok::Int(1)]);
+        assert_eq!(
+            kinds("0x1p-1075 0x1p-1074"),
+            vec![Tok::Float(0.0), Tok::Float(4.9e-324)]
         );
     }
 

@@ -273,7 +273,7 @@ pub(crate) fn parse_stmt_reading_flags<'a>(
             {
                 return Err(AsmError::new(t.span(), "expected a counter name"));
             }
-            Tok::Ident if is_modifier(&lex, &t, at_operand) => {
+            Tok::Ident if is_modifier(&lex, &t, at_operand, gen) => {
                 if flags_as_operands > 0 && lex.byte_after(&t) != Some(b':') {
                     flags_as_operands -= 1;
                     let op = parse_operand(&mut lex, gen, syms)?;
@@ -305,8 +305,12 @@ fn after_counter(src: &str, stmt: &Stmt<'_>) -> bool {
         })
 }
 
-fn is_modifier(lex: &Lexer<'_>, t: &Token, at_operand: bool) -> bool {
+fn is_modifier(lex: &Lexer<'_>, t: &Token, at_operand: bool, gen: Gen) -> bool {
     let name = lex.text(t);
+    // gfx6/gfx7 have no DPP: where an operand belongs, `row_mirror` is a symbol there.
+    if at_operand && gen.is_si_ci() && matches!(name, "row_mirror" | "row_half_mirror") {
+        return false;
+    }
     // Likewise `scc`: the register `src_scc` there, the gfx90a cache bit elsewhere.
     if at_operand && (name.eq_ignore_ascii_case("a16") || name == "scc") {
         return false;
@@ -648,6 +652,9 @@ fn parse_fp_mods(
         lex.next_token();
         mods.lit = true;
     }
+    if pipe && !lit_in_pipes {
+        primary_before_pipe(lex, gen)?;
+    }
     let inner = lex.peek();
     if starts_modifier(lex, gen) {
         let msg = if mods.any() || mods.lit {
@@ -679,6 +686,46 @@ fn parse_fp_mods(
     op.mods = mods;
     op.span = start..lex.pos();
     Ok(op)
+}
+
+/// Between `|` bars llvm-mc reads a register or a primary expression only (a number or
+/// symbol after unary operators, or a parenthesised expression): `|1+2|` is "expected
+/// vertical bar" at the `+`, where `|(1+2)|` is fine.
+fn primary_before_pipe(lex: &Lexer<'_>, gen: Gen) -> Result<(), AsmError> {
+    let mut probe = lex.clone();
+    if parse_register(&mut probe, gen).is_some() {
+        return Ok(());
+    }
+    let mut probe = lex.clone();
+    while matches!(
+        probe.peek().tok,
+        Tok::Punct(Punct::Minus | Punct::Tilde | Punct::Bang | Punct::Plus)
+    ) {
+        probe.next_token();
+    }
+    let first = probe.next_token();
+    match first.tok {
+        Tok::Punct(Punct::LParen) => {
+            let mut depth = 1;
+            while depth > 0 {
+                let t = probe.next_token();
+                match t.tok {
+                    Tok::Punct(Punct::LParen) => depth += 1,
+                    Tok::Punct(Punct::RParen) => depth -= 1,
+                    Tok::Eof => return Ok(()),
+                    _ => {}
+                }
+            }
+        }
+        Tok::Int(_) | Tok::Float(_) | Tok::Ident => {}
+        // Anything else is refused by the operand parser with its own words.
+        _ => return Ok(()),
+    }
+    let after = probe.peek();
+    if after.is(Punct::Pipe) || after.tok == Tok::Eof || after.is(Punct::LParen) {
+        return Ok(());
+    }
+    Err(AsmError::new(after.span(), "expected vertical bar"))
 }
 
 /// `sext(x)`: the integer source modifier, never combined with another.
@@ -730,13 +777,20 @@ fn starts_modifier(lex: &Lexer<'_>, gen: Gen) -> bool {
                 Tok::Ident => {
                     let name = lex.text(&n);
                     (is_mod_call(name) && lex.peek3().is(Punct::LParen))
-                        || register_start_then(gen, name, || lex.peek3())
+                        || negatable_register(gen, name, || lex.peek3())
                 }
                 _ => false,
             }
         }
         _ => false,
     }
+}
+
+/// True if `name` is a register after `-`: llvm-mc reads `null` as a register name on
+/// every target (`-null` is a source modifier, then "'null' operand is not supported on
+/// this GPU" before gfx10), though without `-` it is a symbol there.
+fn negatable_register(gen: Gen, name: &str, next: impl FnOnce() -> Token) -> bool {
+    name == "null" || register_start_then(gen, name, next)
 }
 
 /// True if the `-` at the lexer's position is the SP3 `neg` modifier: before a register,
@@ -747,7 +801,7 @@ fn sp3_neg_follows(lex: &Lexer<'_>, gen: Gen) -> bool {
         Tok::Punct(Punct::Pipe) | Tok::Punct(Punct::LBracket) => true,
         Tok::Ident => {
             let name = lex.text(&n);
-            name == "abs" || register_start_then(gen, name, || lex.peek3())
+            name == "abs" || negatable_register(gen, name, || lex.peek3())
         }
         _ => false,
     }
@@ -794,6 +848,14 @@ fn parse_plain(
             mods: SrcMods::default(),
             span: t.span(),
         });
+    }
+    // A malformed number (`08`, `0x1p`, the sign of `5.-1`), as llvm-mc's lexer reports it.
+    let bad_number = t.tok == Tok::Error
+        && lex
+            .text(&t)
+            .starts_with(|c: char| c.is_ascii_digit() || matches!(c, '.' | '+' | '-'));
+    if bad_number {
+        return Err(AsmError::new(t.span(), "failed parsing operand."));
     }
     if matches!(t.tok, Tok::Eof | Tok::Error | Tok::Str) || t.is(Punct::RParen) {
         return Err(AsmError::new(t.span(), "not a valid operand."));

@@ -912,6 +912,14 @@ const CONSTANTS: &[&str] = &[
     "1e-46",
     "6e-08",
     "1.401298464324817e-45",
+    "4.9e-324",
+    "1e-320",
+    ".5",
+    "-.5",
+    "5.",
+    ".5e1",
+    "0x1p-1",
+    "-0x1.8p1",
     "0",
     "1",
     "-1",
@@ -994,6 +1002,7 @@ fn wrap_with_modifier(p: &mut Parsed, rng: &mut Rng) {
         "-sext({})",
         "--{}",
         "| {} |",
+        "lit({})",
     ];
     let form = pick(rng, &forms);
     let inner = p.items[i].1.clone();
@@ -1101,11 +1110,18 @@ pub fn known_llvm_bug(
     // Where both assemble the statement, to different bytes:
     // A single-precision inline pattern as the class mask of v_cmp_class_f16 / v_cmpx_class_f16
     // in SDWA: llvm-mc encodes another source (0x3f800000 becomes s0).
-    let float_pattern = p
-        .items
-        .iter()
-        .skip(1)
-        .any(|(_, item)| parse_int(item).is_some_and(|v| !(-16..=64).contains(&v)));
+    // So is a real token whose single-precision bits are an inline integer (the denormals
+    // 1.401298464324817e-45 and 2.802596928649634e-45, inline 1 and 2): llvm-mc encodes s0.
+    let denormal_integer = |item: &str| {
+        let real = !item.starts_with("0x") && item.contains(['.', 'e', 'E']);
+        real && item.parse::<f64>().is_ok_and(|f| {
+            let s = f as f32;
+            f64::from(s) == f && (1..=64).contains(&s.to_bits())
+        })
+    };
+    let float_pattern = p.items.iter().skip(1).any(|(_, item)| {
+        parse_int(item).is_some_and(|v| !(-16..=64).contains(&v)) || denormal_integer(item)
+    });
     if sdwa && p.mnemonic.contains("class_f16") && float_pattern {
         return Some("FP32 inline pattern as the class mask of an f16 SDWA compare misencoded");
     }
@@ -1155,6 +1171,7 @@ pub fn known_llvm_bug(
         "s_atomic",
         "s_scratch",
         "s_dcache_discard",
+        "s_atc_probe",
     ]
     .iter()
     .any(|m| p.mnemonic.starts_with(m));
@@ -1173,6 +1190,15 @@ pub fn known_llvm_bug(
     if flat && read_only_item {
         return Some("read-only register accepted as FLAT scalar address");
     }
+    // `abs` on src1 of v_div_scale_f32/f64 (VOP3B, which has no abs bits): llvm-mc drops it
+    // where it refuses it on src0 and src2 ("ABS not allowed in VOP3B instructions").
+    let abs_src1 = p.items.get(3).is_some_and(|(_, item)| {
+        let item = item.strip_prefix('-').unwrap_or(item);
+        item.starts_with('|') || item.starts_with("abs(") || item.starts_with("neg(abs(")
+    });
+    if p.mnemonic.starts_with("v_div_scale_f") && abs_src1 {
+        return Some("abs on src1 of a VOP3B instruction dropped");
+    }
     // The 7-bit immediate of the scalar probes: llvm-mc checks no range and keeps the low
     // 7 bits.
     let probe_out_of_range = p
@@ -1184,8 +1210,18 @@ pub fn known_llvm_bug(
         return Some("probe immediate of more than 7 bits truncated");
     }
     // The 32-bit constant of s_setreg_imm32_b32: llvm-mc checks no range and keeps the low
-    // 32 bits. The constant is the last item (the first may be `{id: 1, size: 1}`).
+    // 32 bits.
+    // The constant is the last item (a structured hwreg splits into several); `--x` is `x`
+    // in an expression, where a real number stands for the bits of its double.
     let imm32_out_of_range = p.items.last().is_some_and(|(_, item)| {
+        let real = item
+            .strip_prefix("--")
+            .filter(|r| !r.starts_with("0x") && r.contains(['.', 'e', 'E']))
+            .and_then(|r| r.parse::<f64>().ok());
+        if let Some(real) = real {
+            return real.to_bits() >> 32 != 0;
+        }
+        let item = item.strip_prefix("--").unwrap_or(item);
         let digits = item.strip_prefix('-').unwrap_or(item);
         let v = match digits.strip_prefix("0x") {
             Some(h) => i128::from_str_radix(h, 16).ok(),
@@ -1218,6 +1254,15 @@ pub fn known_llvm_bug(
     });
     if dpp && pair_source && !p.mnemonic.contains("64") {
         return Some("VGPR pair accepted as a 32-bit DPP source");
+    }
+    // And the other way round: a single VGPR as the 64-bit source of a DPP f64 instruction
+    // (`v_cvt_u32_f64 v24, v2 row_newbcast:3` reads v[2:3]).
+    let single_source = p.items.iter().skip(1).any(|(_, item)| {
+        item.strip_prefix('v')
+            .is_some_and(|n| parse_int(n).is_some())
+    });
+    if dpp && single_source && p.mnemonic.contains("_f64") {
+        return Some("single VGPR accepted as a 64-bit DPP source");
     }
     // A 16-bit integer constant of 0x8000..=0xffff as an SDWA source: llvm-mc encodes the
     // literal code 255, which SDWA cannot follow with a literal.

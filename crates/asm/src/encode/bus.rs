@@ -29,7 +29,10 @@ pub(crate) struct Bus {
 pub(crate) fn key(value: u32, dwords: u32) -> Option<u32> {
     match value {
         0..=127 => Some(value | dwords << 12),
-        235..=239 | 251..=253 | 255 => Some(value),
+        // One register whatever the width it is read at (llvm-mc has one register for
+        // `src_shared_base` as a 32-bit and as a 64-bit source).
+        235..=239 | 251..=253 => Some(value),
+        255 => Some(255),
         _ => None,
     }
 }

@@ -10,7 +10,7 @@ use crate::symbolic;
 
 /// True if the operand is the word `off`.
 fn is_off(a: &Asm<'_>, o: &Operand) -> bool {
-    matches!(&o.value, Value::Ident(r) if a.text(r) == "off") && !o.mods.any()
+    matches!(&o.value, Value::Ident(r) if a.text(r) == "off") && !o.mods.any() && !o.mods.lit
 }
 
 /// Data registers of a memory instruction: VGPRs, or (gfx90a+, rows with `+acc`) AGPRs, all
@@ -339,6 +339,21 @@ fn buf_operands(
                 a.set(Field::Srsrc, v / 4);
             }
             Role::Soffset => {
+                // Before gfx940 llvm-mc reads a bare `scc` as the cache-policy modifier
+                // (gfx90a's), not as the register `src_scc`, where soffset belongs in the
+                // loads that also have an LDS form (it matches that form first).
+                // Only the loads that also have an LDS form: llvm-mc matches that form
+                // first, which takes `scc` as the modifier. MTBUF reads its format together
+                // with soffset, and `scc` as the register, as the other MUBUF rows do.
+                let lds_form = def.encoding == Encoding::Mubuf && def.has(flags::LDS);
+                if lds_form && a.gen != Gen::Gfx940 && a.text(&o.span) == "scc" {
+                    let msg = if a.gen == Gen::Gfx90a {
+                        INVALID_OPERAND
+                    } else {
+                        "scc modifier is not supported on this GPU"
+                    };
+                    return Err(AsmError::new(o.span.clone(), msg));
+                }
                 // llvm-mc says no more than "invalid operand" of a literal soffset.
                 let v = a.ssrc(o, gcnkit_isa::DataType::B32, false).map_err(|e| {
                     match e.message.as_str() {

@@ -669,10 +669,13 @@ impl<'a> Asm<'a> {
             Value::Int(v) => Ok(Some(*v)),
             // `null` is a register from gfx10 on; llvm-mc names it in its error here.
             Value::Ident(r) if self.text(r) == "null" => Err(AsmError::new(
-                op.span.clone(),
+                r.clone(),
                 "'null' operand is not supported on this GPU",
             )),
             Value::Ident(r) => Ok(self.syms.value(self.text(r))),
+            // llvm-mc reads a real number where an integer belongs as the bits of its double
+            // (`s_movk_i32 s0, 4.9e-324` is 1); a sign makes it a negative double.
+            Value::Float(f) => Ok(Some(f.to_bits() as i64)),
             Value::Expr(e) => match e.eval(self.syms) {
                 Ok(v) => Ok(Some(v)),
                 Err(crate::expr::Unresolved::DivByZero) => {
@@ -681,6 +684,18 @@ impl<'a> Asm<'a> {
                 Err(_) => Ok(None),
             },
             _ => Err(AsmError::new(op.span.clone(), INVALID_OPERAND)),
+        }
+    }
+
+    /// `null` (a register from gfx10 on) with source modifiers (`-null`): llvm-mc names it
+    /// in its error, at the name.
+    pub fn refuse_null(&self, op: &Operand) -> Result<(), AsmError> {
+        match &op.value {
+            Value::Ident(r) if self.text(r) == "null" => Err(AsmError::new(
+                r.clone(),
+                "'null' operand is not supported on this GPU",
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -705,8 +720,13 @@ impl<'a> Asm<'a> {
     pub fn reg(&self, op: &Operand) -> Result<Reg, AsmError> {
         match &op.value {
             Value::Reg(r) if !op.mods.any() && !op.mods.lit => Ok(*r),
+            // `lit(off)`, `lit(x)`: llvm-mc reads an expression and stops at the `)`.
+            Value::Ident(_) | Value::Expr(_) if op.mods.lit => {
+                let close = op.span.end.saturating_sub(1);
+                Err(AsmError::new(close..op.span.end, order::NOT_VALID))
+            }
             Value::Ident(r) if self.text(r) == "null" => Err(AsmError::new(
-                op.span.clone(),
+                r.clone(),
                 "'null' operand is not supported on this GPU",
             )),
             _ => Err(AsmError::new(op.span.clone(), INVALID_OPERAND)),
@@ -811,10 +831,28 @@ impl<'a> Asm<'a> {
                     }
                 },
                 Some(v) => encode_int(self.gen, v, ty, false),
+                // `lit()` takes a value known when the statement is read: llvm-mc stops at
+                // the closing parenthesis of `lit(x)` (or of `lit(off)`).
+                None if op.mods.lit => {
+                    let scalar = matches!(
+                        self.encoding,
+                        Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc | Encoding::Sopk
+                    );
+                    let msg = if ty.is_float() {
+                        "failed parsing operand."
+                    } else if scalar || self.gen.is_si_ci() {
+                        order::NOT_VALID
+                    } else {
+                        "unknown token in expression"
+                    };
+                    let close = op.span.end.saturating_sub(1);
+                    return Err(AsmError::new(close..op.span.end, msg));
+                }
                 None => {
                     // An unknown value is always a literal, patched later; llvm-mc has
                     // fixups only for 32-bit operands.
-                    if ty.bits() != 32 {
+                    // (nor for packed FP16 pairs).
+                    if ty.bits() != 32 || (ty.is_16bit() && ty.is_float()) {
                         return Err(AsmError::new(span, INVALID_OPERAND));
                     }
                     if !literal_ok {

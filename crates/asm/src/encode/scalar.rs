@@ -53,6 +53,7 @@ pub(super) fn encode(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result
                 a.set(Field::Ssrc1, v);
             }
             (_, Role::Ssrc0 | Role::Ssrc1) => {
+                no_mods(o)?;
                 let field = if od.role == Role::Ssrc0 {
                     Field::Ssrc0
                 } else {
@@ -106,7 +107,7 @@ fn imm16(a: &mut Asm<'_>, o: &Operand, msg: &str, unresolved: &str) -> Result<u3
         Value::Ident(r) if a.text(r) == "off" => {
             return Err(AsmError::new(o.span.clone(), INVALID_OPERAND))
         }
-        Value::Int(_) | Value::Ident(_) | Value::Expr(_) => {}
+        Value::Int(_) | Value::Float(_) | Value::Ident(_) | Value::Expr(_) => {}
         _ => return Err(AsmError::new(o.span.clone(), INVALID_OPERAND)),
     }
     match a.eval(o)? {
@@ -184,8 +185,16 @@ fn branch(a: &mut Asm<'_>, o: &Operand) -> Result<u32, AsmError> {
     if o.mods.any() || o.mods.lit {
         return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
     }
-    match &o.value {
+    // A branch target is an expression: a real number is the integer of its double's
+    // bits, and a sign negates that integer (`-4.9e-324` is -1).
+    let real = match &o.value {
+        Value::Float(f) if f.is_sign_negative() => Some((f.abs().to_bits() as i64).wrapping_neg()),
+        Value::Float(f) => Some(f.to_bits() as i64),
+        _ => None,
+    };
+    match real.as_ref().map_or(&o.value, |_| &Value::Int(0)) {
         Value::Int(v) => {
+            let v = &real.unwrap_or(*v);
             if !(-0x8000..=0xffff).contains(v) {
                 return Err(AsmError::new(
                     o.span.clone(),

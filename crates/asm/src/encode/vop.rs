@@ -57,6 +57,27 @@ pub(super) fn encode(
         .iter()
         .flat_map(|g| g.iter())
         .any(|m| a.has_mod(m));
+    // gfx6/gfx7 know no DPP or SDWA modifiers: llvm-mc reads `row_mirror` as an operand
+    // too many and `row_shl:1` as no operand at all.
+    if gen.is_si_ci() && want == Want::Any && (sdwa || dpp) {
+        let names = order::DPP.iter().flat_map(|g| g.iter()).chain(SDWA_MODS);
+        let first = a
+            .mods
+            .iter()
+            .filter(|m| names.clone().any(|n| *n == m.name))
+            .min_by_key(|m| m.span.start);
+        if let Some(m) = first {
+            let msg = if matches!(m.value, crate::operand::ModValue::Flag) {
+                INVALID_OPERAND
+            } else {
+                order::NOT_VALID
+            };
+            return Err(AsmError::new(
+                m.span.start..m.span.start + m.name.len(),
+                msg,
+            ));
+        }
+    }
     let forms: &[Form] = match want {
         Want::E32 => &[Form::E32],
         Want::E64 => &[Form::E64],
@@ -73,6 +94,11 @@ pub(super) fn encode(
         Want::Any if !gen.is_si_ci() && a.has_mod("clamp") => &[Form::E32, Form::E64, Form::Sdwa],
         Want::Any => &[Form::E32, Form::E64],
     };
+    // The FP8/BF8 conversions take no `sext` in any form.
+    let fp8 = def.mnemonic.contains("fp8") || def.mnemonic.contains("bf8");
+    if let Some(o) = s.operands.iter().find(|o| fp8 && o.mods.sext) {
+        return Err(AsmError::new(o.span.clone(), "not a valid operand."));
+    }
     let mut first_err = None;
     for &form in forms {
         let available = match form {
@@ -124,9 +150,15 @@ fn is_mask_dst(def: &InstrDef) -> bool {
 fn is_vcc(o: &Operand) -> bool {
     matches!(o.value, Value::Reg(r) if r.file == RegFile::Special && r.index == 106 && r.count == 2)
         && !o.mods.any()
+        && !o.mods.lit
 }
 
 fn need_vcc(o: &Operand) -> Result<(), AsmError> {
+    // `lit(vcc)`: llvm-mc takes `lit(` for a constant and stops at the register.
+    if o.mods.lit {
+        let open = o.span.start + 4;
+        return Err(AsmError::new(open..o.span.end, super::order::NOT_VALID));
+    }
     if is_vcc(o) {
         Ok(())
     } else {
@@ -153,6 +185,8 @@ pub(super) fn src_value(
             let ok = match r.file {
                 RegFile::Vgpr => r.count == ty.dwords(),
                 RegFile::Agpr => false,
+                // The read-only values stand for 32- or 64-bit constants, no wider.
+                RegFile::Special if matches!(r.index, 235..=239 | 251..=253) => ty.dwords() <= 2,
                 _ => r.fits(ty.dwords()) && !(r.index == LDS_DIRECT && ty.dwords() > 1),
             };
             if !ok {
@@ -167,6 +201,7 @@ pub(super) fn src_value(
             Ok(v)
         }
         Value::Int(_) | Value::Float(_) | Value::Ident(_) | Value::Expr(_) => {
+            a.refuse_null(o)?;
             sext_of_symbol(a, o)?;
             if o.mods.minus_minus && ty.is_float() {
                 return Err(AsmError::new(
@@ -178,6 +213,19 @@ pub(super) fn src_value(
                 if a.syms.value(a.text(r)).is_none() && !literal_ok {
                     return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
                 }
+            }
+            // llvm-mc-19 has no FP16 inline constants on gfx6/gfx7: there a constant for an
+            // FP16 source is a literal, which VOP3 cannot hold (`v_cvt_f32_f16_e64 v1, 1.0`).
+            // (A float that does not fit half precision is refused as such first.)
+            let fits = match &o.value {
+                Value::Float(f) => crate::literal::encode_float(a.gen, *f, ty, false).is_ok(),
+                _ => true,
+            };
+            if a.gen.is_si_ci() && ty.is_16bit() && ty.is_float() && !literal_ok && fits {
+                return Err(AsmError::new(
+                    constant_span(a, o),
+                    "literal operands are not supported",
+                ));
             }
             let v = a.constant(o, ty, literal_ok)?;
             a.bus.read(v, ty.dwords(), &o.span);
@@ -217,6 +265,38 @@ pub(super) fn inner_span(a: &Asm<'_>, o: &Operand) -> Range<usize> {
     let open = text.find('(').map_or(0, |i| i + 1);
     let blank = text[open..].len() - text[open..].trim_start().len();
     o.span.start + open + blank..o.span.end
+}
+
+/// The constant inside the source modifiers of `o` (`0` of `neg(|0|)`), where llvm-mc
+/// reports what is wrong with the constant itself.
+pub(super) fn constant_span(a: &Asm<'_>, o: &Operand) -> Range<usize> {
+    let text = a.text(&o.span);
+    let mut rest = text;
+    loop {
+        let t = rest.trim_start();
+        let stripped = ["neg(", "abs(", "lit(", "|"]
+            .iter()
+            .find_map(|p| t.strip_prefix(p))
+            .or_else(|| {
+                t.strip_prefix('-').filter(|r| {
+                    ["|", "neg(", "abs("]
+                        .iter()
+                        .any(|p| r.trim_start().starts_with(p))
+                })
+            });
+        match stripped {
+            Some(r) => rest = r,
+            None => {
+                rest = t;
+                break;
+            }
+        }
+    }
+    let start = o.span.start + (text.len() - rest.len());
+    let end = rest
+        .find([')', '|'])
+        .map_or(o.span.end, |i| start + rest[..i].trim_end().len());
+    start..end.max(start)
 }
 
 /// A source of a VOP3 encoding: [`src_value`], where a 16-bit integer source of an FP
@@ -298,6 +378,14 @@ fn fold_const_mods(
         Caps::sdwa(def, a.gen)
     };
     caps.check_src(0, o)?;
+    // No form of the row takes modifiers (v_pk_fmac_f16): llvm-mc folds none.
+    let only_e32 = [flags::NOE64, flags::NOSDWA, flags::NODPP]
+        .into_iter()
+        .all(|f| def.flag_on(f, a.gen));
+    if only_e32 && (o.mods.any() || o.mods.minus_minus) {
+        return Err(AsmError::new(o.span.clone(), order::NOT_VALID));
+    }
+    a.refuse_null(o)?;
     sext_of_symbol(a, o)?;
     if o.mods.minus_minus && caps.mods[0] == super::caps::ModKind::Fp {
         return Err(AsmError::new(
@@ -327,9 +415,14 @@ fn fold_const_mods(
             return Err(AsmError::new(o.span.clone(), INVALID_OPERAND))
         }
         Value::Int(v) if m.neg || m.abs => {
-            // At the operand's size, as llvm-mc truncates the result.
+            // At the operand's size, as llvm-mc truncates the result; the sign of a packed
+            // pair is that of its low half (`neg(1)` is 0x8001).
             let bits = ty.bits().min(64);
-            let sign = 1u64 << (bits - 1);
+            let sign = if ty.is_16bit() {
+                1u64 << 15
+            } else {
+                1u64 << (bits - 1)
+            };
             let mut v = *v as u64;
             if m.abs {
                 v &= !sign;

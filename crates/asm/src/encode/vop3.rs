@@ -107,8 +107,13 @@ pub(super) fn encode_vop3(
                     v
                 };
                 a.set(field, v);
+                // VOP3B has no abs bits (their place holds sdst). llvm-mc reports this at the
+                // statement; on src1 it drops the abs silently (docs/llvm-differences.md §6).
                 if vop3b && o.mods.abs {
-                    return Err(AsmError::new(o.span.clone(), INVALID_OPERAND));
+                    return Err(AsmError::new(
+                        0..a.src.len(),
+                        "ABS not allowed in VOP3B instructions",
+                    ));
                 }
                 set_src_mods(a, i, o)?;
             }
@@ -139,7 +144,9 @@ fn vop3_op_sel(a: &mut Asm<'_>, def: &InstrDef, nsrc: u32) -> Result<(), AsmErro
     } else {
         nsrc
     };
-    if let Some(bits) = a.bits_mod("op_sel", nsel as usize + 1)? {
+    // llvm-mc reads up to four entries whatever the sources, and ignores those past the
+    // destination's (`v_pack_b32_f16 ... op_sel:[0,0,0,1]` sets nothing).
+    if let Some(bits) = a.bits_mod("op_sel", 4)? {
         let srcs = bits & ((1 << nsel) - 1);
         let dst = (bits >> nsel) & 1;
         a.set(Field::OpSel, srcs | dst << 3);
@@ -222,6 +229,14 @@ pub(super) fn encode_vop3p(
                 if o.mods.lit && !constant {
                     let inner = super::vop::inner_span(a, o);
                     return Err(AsmError::new(inner, super::order::NOT_VALID));
+                }
+                // The mixed-precision sources take FP modifiers, so `--x` reads as a
+                // misspelt `neg` there.
+                if mix && o.mods.minus_minus {
+                    return Err(AsmError::new(
+                        o.span.clone(),
+                        "invalid syntax, expected 'neg' modifier",
+                    ));
                 }
                 let v = src_value(a, &plain(o), ty, false)?;
                 super::vop::lds_direct_src0_only(i, v, o)?;
@@ -353,6 +368,10 @@ fn mai_blgp_or_neg(a: &Asm<'_>, def: &InstrDef) -> Result<(), AsmError> {
 fn encode_mai(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), AsmError> {
     let gen = a.gen;
     expect_count(ops, def.operands.len(), a.src)?;
+    // MAI sources take no source modifiers (gfx940's f64 MFMAs negate with `neg:[..]`).
+    if let Some(o) = ops[1..].iter().find(|o| o.mods.any()) {
+        return Err(AsmError::new(o.span.clone(), super::order::NOT_VALID));
+    }
     let smfmac = def.mnemonic.starts_with("v_smfmac");
     let ty = |r: Role| def.operand(r).map_or(DataType::B32, |o| o.ty);
     let (vdst, cd_agpr) = av(a, &ops[0], ty(Role::Vdst).dwords())?;
