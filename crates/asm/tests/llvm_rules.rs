@@ -75,7 +75,7 @@ fn statements_assemble_as_llvm_mc_assembles_them() {
 
 /// Statements agreeing when `llvm-docs.tsv` was last measured: raise it as disagreements are
 /// fixed; it must never fall.
-const DOCS_AGREEING_AT_LEAST: usize = 45222;
+const DOCS_AGREEING_AT_LEAST: usize = 45306;
 
 #[test]
 fn documented_spellings_assemble_as_llvm_mc_assembles_them() {
