@@ -61,6 +61,8 @@ pub enum BinOp {
     Shl,
     Shr,
     Or,
+    /// `a ! b`: `a | ~b` (GNU as).
+    OrNot,
     Xor,
     And,
     Add,
@@ -191,8 +193,10 @@ fn binary(op: BinOp, a: i64, b: i64) -> Result<i64, Unresolved> {
         Div => a.wrapping_div(b),
         Mod => a.wrapping_rem(b),
         Shl => a.wrapping_shl(b as u32),
-        // llvm-mc's `>>` is arithmetic on ELF targets.
-        Shr => a.wrapping_shr(b as u32),
+        // llvm-mc's `>>` is a logical shift (MCAsmInfo's UseLogicalShr holds for AMDGPU):
+        // `-16 >> 60` is 15. Like `<<`, the count is taken modulo 64.
+        Shr => ((a as u64).wrapping_shr(b as u32)) as i64,
+        OrNot => a | !b,
         Or => a | b,
         Xor => a ^ b,
         And => a & b,
@@ -226,7 +230,7 @@ fn precedence(p: Punct) -> Option<(u8, BinOp)> {
         P::PipePipe => (1, BinOp::LOr),
         P::AmpAmp => (2, BinOp::LAnd),
         P::EqEq => (3, BinOp::Eq),
-        P::NotEq => (3, BinOp::Ne),
+        P::NotEq | P::LessGreater => (3, BinOp::Ne),
         P::Less => (3, BinOp::Lt),
         P::LessEq => (3, BinOp::Le),
         P::Greater => (3, BinOp::Gt),
@@ -236,6 +240,7 @@ fn precedence(p: Punct) -> Option<(u8, BinOp)> {
         P::Pipe => (5, BinOp::Or),
         P::Caret => (5, BinOp::Xor),
         P::Amp => (5, BinOp::And),
+        P::Bang => (5, BinOp::OrNot),
         P::Star => (6, BinOp::Mul),
         P::Slash => (6, BinOp::Div),
         P::Percent => (6, BinOp::Mod),
@@ -265,8 +270,16 @@ fn too_deep(span: Range<usize>) -> ExprError {
 enum Pending {
     Unary(UnOp, Range<usize>),
     Binary(BinOp, u8, Range<usize>),
-    /// An open parenthesis.
+    /// An open parenthesis, or an open square bracket (`[1+2]` is llvm-mc's bracket
+    /// expression, the same value as `(1+2)`).
+    Open(Bracket),
+}
+
+/// Which bracket opened a group.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bracket {
     Paren,
+    Square,
 }
 
 /// An operand: the expression and the height of its tree.
@@ -302,7 +315,12 @@ pub fn parse_expr(lex: &mut Lexer<'_>, allow_pipe: bool) -> Result<Expr, ExprErr
             Tok::Punct(Punct::Bang) => UnOp::LNot,
             Tok::Punct(Punct::Plus) => UnOp::Plus,
             Tok::Punct(Punct::LParen) => {
-                ops.push(Pending::Paren);
+                ops.push(Pending::Open(Bracket::Paren));
+                open_parens += 1;
+                continue;
+            }
+            Tok::Punct(Punct::LBracket) => {
+                ops.push(Pending::Open(Bracket::Square));
                 open_parens += 1;
                 continue;
             }
@@ -329,13 +347,19 @@ pub fn parse_expr(lex: &mut Lexer<'_>, allow_pipe: bool) -> Result<Expr, ExprErr
                         return Ok(operands.pop().map_or(Expr::Num(0), |o| o.expr));
                     }
                     let close = lex.next_token();
-                    if !close.is(Punct::RParen) {
+                    // `reduce` stopped at the innermost opening bracket.
+                    let (closer, message) = match ops.pop() {
+                        Some(Pending::Open(Bracket::Square)) => {
+                            (Punct::RBracket, "expected ']' in brackets expression")
+                        }
+                        _ => (Punct::RParen, "expected ')'"),
+                    };
+                    if !close.is(closer) {
                         return Err(ExprError {
                             span: close.span(),
-                            message: "unexpected token in expression".into(),
+                            message: message.into(),
                         });
                     }
-                    ops.pop();
                     open_parens -= 1;
                 }
                 continue;
@@ -483,7 +507,13 @@ mod tests {
         assert_eq!(eval("-~0"), Ok(1));
         assert_eq!(eval("!5 || 0"), Ok(0));
         assert_eq!(eval("3 > 2"), Ok(-1));
-        assert_eq!(eval("-16 >> 2"), Ok(-4));
+        assert_eq!(eval("-16 >> 60"), Ok(15));
+        assert_eq!(eval("-1 >> 64"), Ok(-1));
+        assert_eq!(eval("3 <> 4"), Ok(-1));
+        assert_eq!(eval("3 <> 3"), Ok(0));
+        assert_eq!(eval("1 ! 2"), Ok(-3));
+        assert_eq!(eval("2 + 1 ! 0"), Ok(1));
+        assert_eq!(eval("[1 + 2] * ([3])"), Ok(9));
     }
 
     #[test]

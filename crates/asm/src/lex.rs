@@ -35,6 +35,8 @@ pub enum Punct {
     Bang,
     EqEq,
     NotEq,
+    /// `<>`, GNU as's other spelling of `!=`.
+    LessGreater,
     Less,
     LessEq,
     Greater,
@@ -370,6 +372,7 @@ impl Cursor<'_> {
             (b'>', Some(b'=')) => (Punct::GreaterEq, 2),
             (b'=', Some(b'=')) => (Punct::EqEq, 2),
             (b'!', Some(b'=')) => (Punct::NotEq, 2),
+            (b'<', Some(b'>')) => (Punct::LessGreater, 2),
             (b'&', Some(b'&')) => (Punct::AmpAmp, 2),
             (b'|', Some(b'|')) => (Punct::PipePipe, 2),
             (b'[', _) => (Punct::LBracket, 1),

@@ -336,8 +336,21 @@ fn parse_modifier<'a>(
     }
     lex.next_token();
     let v = lex.peek();
-    let value = if v.is(Punct::LBracket) {
+    // SDWA selects are names only (gfx6/gfx7 have no SDWA, and refuse the modifier later).
+    if matches!(name, "dst_sel" | "src0_sel" | "src1_sel" | "dst_unused")
+        && !gen.is_si_ci()
+        && v.tok != Tok::Ident
+    {
+        return Err(AsmError::new(v.span(), "expected an identifier"));
+    }
+    let value = if v.is(Punct::LBracket) && name == "format" {
+        parse_format_list(lex)?
+    } else if v.is(Punct::LBracket) && takes_list(name) {
         parse_list(lex, syms)?
+    } else if v.is(Punct::LBracket) {
+        // An integer modifier's value is an expression, and `[3]` is llvm-mc's bracket
+        // expression: `cbsz:[3]` is `cbsz:3`.
+        expr_value(lex, syms)?
     } else if v.tok == Tok::Ident {
         let text = lex.text(&v);
         if is_call(text) && lex.peek2().is(Punct::LParen) {
@@ -354,7 +367,6 @@ fn parse_modifier<'a>(
             }
         }
     } else {
-        let _ = gen;
         expr_value(lex, syms)?
     };
     let end = lex_end(lex, t.end);
@@ -377,6 +389,37 @@ fn expr_value(lex: &mut Lexer<'_>, syms: &dyn SymbolValues) -> Result<ModValue, 
         Ok(n) => ModValue::Int(n),
         Err(_) => ModValue::Expr(e),
     })
+}
+
+/// True for the modifiers whose value is a `[a,b,...]` list.
+fn takes_list(name: &str) -> bool {
+    matches!(
+        name,
+        "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi" | "neg" | "quad_perm" | "format"
+    )
+}
+
+/// `format:[NAME]` or `format:[NAME, NAME]`: a data and a number format, by name only.
+fn parse_format_list(lex: &mut Lexer<'_>) -> Result<ModValue, AsmError> {
+    lex.next_token();
+    let mut names = Vec::new();
+    loop {
+        let t = lex.next_token();
+        if t.tok != Tok::Ident {
+            return Err(AsmError::new(t.span(), "expected a format string"));
+        }
+        names.push(t.span());
+        let sep = lex.next_token();
+        if sep.is(Punct::RBracket) {
+            return Ok(ModValue::Idents(names));
+        }
+        if names.len() == 2 || !sep.is(Punct::Comma) {
+            return Err(AsmError::new(
+                sep.span(),
+                "expected a closing square bracket",
+            ));
+        }
+    }
 }
 
 /// `[a,b,...]` of integers or of identifiers.
@@ -596,8 +639,12 @@ fn parse_fp_mods(
     let start = lex.peek().start;
     let mut mods = SrcMods::default();
     if lex.peek().is(Punct::Minus) && sp3_neg_follows(lex, gen) {
-        lex.next_token();
+        let minus = lex.next_token();
         mods.neg = true;
+        // `-[` before something that is no register list (`-[3]`) is no operand at all.
+        if lex.peek().is(Punct::LBracket) && parse_register(&mut lex.clone(), gen).is_none() {
+            return Err(AsmError::new(minus.span(), "not a valid operand."));
+        }
     }
     // Each of `neg(`, `abs(`, `lit(` at most once and in this order: a name out of order
     // is left for `starts_modifier` below to refuse.
@@ -822,6 +869,14 @@ fn parse_plain(
             mods: SrcMods::default(),
             span: t.start..lex.pos(),
         });
+    }
+    // An operand that opens with `[` is a register list to llvm-mc, never a bracket
+    // expression.
+    if t.is(Punct::LBracket) {
+        return Err(AsmError::new(
+            lex.peek2().span(),
+            "expected a register or a list of registers",
+        ));
     }
     // Floats, with an optional sign.
     let (sign, ft) = if t.is(Punct::Minus) {

@@ -75,18 +75,50 @@ fn statements_assemble_as_llvm_mc_assembles_them() {
 
 /// Statements agreeing when `llvm-docs.tsv` was last measured: raise it as disagreements are
 /// fixed; it must never fall.
-const DOCS_AGREEING_AT_LEAST: usize = 45306;
+const DOCS_AGREEING_AT_LEAST: usize = 45346;
+
+/// The gcnkit errors where llvm-mc-19 encodes a statement wrongly instead of refusing it
+/// (docs/llvm-differences.md §6 and §9): a division by zero taken as 0, a MIMG `dmask`
+/// above 0xf and a 12-bit MUBUF offset above 4095 silently truncated.
+const DOCUMENTED_LLVM_MC_BUGS: &[&str] = &[
+    "division by zero",
+    "invalid dmask",
+    "expected a 12-bit unsigned offset",
+];
 
 #[test]
 fn documented_spellings_assemble_as_llvm_mc_assembles_them() {
     let (compared, failures) = compare_with_llvm_mc(include_str!("data/llvm-docs.tsv"));
+    // A statement one side accepts and the other refuses is a defect unless llvm-mc's
+    // acceptance is a documented bug; both refusing with other words is counted apart.
+    let (mut both_refuse, mut llvm_mc_bugs, mut acceptance) = (0, 0, Vec::new());
     for failure in &failures {
         println!("{failure}");
+        let gcnkit_refuses = failure.contains(": gcnkit error ");
+        let llvm_refuses = failure.contains(", llvm-mc error ");
+        if gcnkit_refuses && llvm_refuses {
+            both_refuse += 1;
+        } else if gcnkit_refuses
+            && DOCUMENTED_LLVM_MC_BUGS
+                .iter()
+                .any(|m| failure.contains(&format!(": {m}, llvm-mc [")))
+        {
+            llvm_mc_bugs += 1;
+        } else {
+            acceptance.push(failure.as_str());
+        }
     }
     let agreed = compared - failures.len();
     println!(
-        "LLVM syntax documentation: {compared} compared, {agreed} agreed, {} differ",
-        failures.len()
+        "LLVM syntax documentation: {compared} compared, {agreed} agreed; {both_refuse} refused by \
+         both with another message or column, {llvm_mc_bugs} documented llvm-mc bugs, {} \
+         accepted by one side only",
+        acceptance.len()
+    );
+    assert!(
+        acceptance.is_empty(),
+        "accepted by one side only:\n{}",
+        acceptance.join("\n")
     );
     assert!(
         agreed >= DOCS_AGREEING_AT_LEAST,

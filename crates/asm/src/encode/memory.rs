@@ -397,14 +397,18 @@ fn buf_format(a: &mut Asm<'_>, soffset: Option<&Operand>) -> Result<(), AsmError
                 let (mut seen_d, mut seen_n) = (false, false);
                 for r in list {
                     let name = a.text(r);
-                    if let Some(d) = symbolic::data_format(name).filter(|_| !seen_d) {
+                    let duplicate = if let Some(d) = symbolic::data_format(name) {
                         dfmt = d;
-                        seen_d = true;
-                    } else if let Some(n) = symbolic::num_format(a.gen, name).filter(|_| !seen_n) {
+                        std::mem::replace(&mut seen_d, true).then_some("duplicate data format")
+                    } else if let Some(n) = symbolic::num_format(a.gen, name) {
                         nfmt = n;
-                        seen_n = true;
+                        std::mem::replace(&mut seen_n, true)
+                            .then_some("duplicate numeric format")
                     } else {
-                        return Err(AsmError::new(r.clone(), "unsupported format"));
+                        Some("unsupported format")
+                    };
+                    if let Some(message) = duplicate {
+                        return Err(AsmError::new(r.clone(), message));
                     }
                 }
             }

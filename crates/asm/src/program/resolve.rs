@@ -603,6 +603,7 @@ fn write_expr(s: &mut String, e: &Expr) {
                 BinOp::Shl => "<<",
                 BinOp::Shr => ">>",
                 BinOp::Or => "|",
+                BinOp::OrNot => "!",
                 BinOp::Xor => "^",
                 BinOp::And => "&",
                 BinOp::Add => "+",
