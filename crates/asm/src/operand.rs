@@ -395,7 +395,7 @@ fn expr_value(lex: &mut Lexer<'_>, syms: &dyn SymbolValues) -> Result<ModValue, 
 fn takes_list(name: &str) -> bool {
     matches!(
         name,
-        "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi" | "neg" | "quad_perm" | "format"
+        "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi" | "neg" | "quad_perm" | "format" | "dpp8"
     )
 }
 

@@ -75,7 +75,7 @@ fn statements_assemble_as_llvm_mc_assembles_them() {
 
 /// Statements agreeing when `llvm-docs.tsv` was last measured: raise it as disagreements are
 /// fixed; it must never fall.
-const DOCS_AGREEING_AT_LEAST: usize = 45346;
+const DOCS_AGREEING_AT_LEAST: usize = 45497;
 
 /// The gcnkit errors where llvm-mc-19 encodes a statement wrongly instead of refusing it
 /// (docs/llvm-differences.md §6 and §9): a division by zero taken as 0, a MIMG `dmask`

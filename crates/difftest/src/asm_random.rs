@@ -244,6 +244,12 @@ fn rewrite(p: &mut Parsed, rng: &mut Rng) {
             item.1 = respell_as_nested_expression(&item.1, &mut nested);
         }
     }
+    let mut gnu = rng.fork(0x676e_7520);
+    for item in &mut p.items {
+        if gnu.one_in(12) {
+            item.1 = respell_with_gnu_operators(&item.1, &mut gnu);
+        }
+    }
 }
 
 /// Suffixes added to a mnemonic without one (mostly valid for VALU rows).
@@ -310,13 +316,7 @@ fn respell_numbers(item: &str, rng: &mut Rng) -> String {
 /// time in sixteen) thousands of levels deep: llvm-mc-19 reads up to 10,000 levels, and the
 /// assembler folds any depth of them over a constant.
 fn respell_as_nested_expression(item: &str, rng: &mut Rng) -> String {
-    let body = item.strip_prefix('-').unwrap_or(item);
-    let is_int = !body.is_empty()
-        && (body.bytes().all(|c| c.is_ascii_digit())
-            || body
-                .strip_prefix("0x")
-                .is_some_and(|h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit())));
-    if !is_int {
+    if !is_plain_int(item) {
         return item.to_string();
     }
     let depth = if rng.one_in(16) {
@@ -328,6 +328,33 @@ fn respell_as_nested_expression(item: &str, rng: &mut Rng) -> String {
         0 => format!("{}{item}{}", "(".repeat(depth), ")".repeat(depth)),
         1 => format!("({}{item})", "- - ".repeat(depth)),
         _ => format!("{}{item}{}", "(~(~".repeat(depth), "))".repeat(depth)),
+    }
+}
+
+/// True if `item` is a plain decimal or hexadecimal integer, with an optional `-`.
+fn is_plain_int(item: &str) -> bool {
+    let body = item.strip_prefix('-').unwrap_or(item);
+    !body.is_empty()
+        && (body.bytes().all(|c| c.is_ascii_digit())
+            || body
+                .strip_prefix("0x")
+                .is_some_and(|h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit())))
+}
+
+/// An integer operand rewritten with the operators llvm-mc takes from GNU as: the bracket
+/// expression `[x]`, `<>` (not equal), binary `!` (or-not), and `>>`, a logical shift
+/// (`((x << 8) >> 8)` keeps a small positive `x` and turns a negative one into a large
+/// positive number, which both assemblers must then refuse alike).
+fn respell_with_gnu_operators(item: &str, rng: &mut Rng) -> String {
+    if !is_plain_int(item) {
+        return item.to_string();
+    }
+    match rng.below(5) {
+        0 => format!("([{item}])"),
+        1 => format!("({item} ! -1)"),
+        2 => format!("({item} + (3 <> 3))"),
+        3 => format!("((({item}) << 8) >> 8)"),
+        _ => format!("({item} >> (64 <> 64))"),
     }
 }
 

@@ -402,8 +402,7 @@ fn buf_format(a: &mut Asm<'_>, soffset: Option<&Operand>) -> Result<(), AsmError
                         std::mem::replace(&mut seen_d, true).then_some("duplicate data format")
                     } else if let Some(n) = symbolic::num_format(a.gen, name) {
                         nfmt = n;
-                        std::mem::replace(&mut seen_n, true)
-                            .then_some("duplicate numeric format")
+                        std::mem::replace(&mut seen_n, true).then_some("duplicate numeric format")
                     } else {
                         Some("unsupported format")
                     };

@@ -251,9 +251,46 @@ fn assemble_parsed(
             Err(e) => first_err = first_err.or(Some(e)),
         }
     }
-    Err(vec![first_err.unwrap_or_else(|| {
-        AsmError::new(0..stmt.len(), "invalid operand for instruction")
-    })])
+    let err = first_err
+        .unwrap_or_else(|| AsmError::new(0..stmt.len(), "invalid operand for instruction"));
+    Err(vec![unknown_modifier(target, parsed, err)])
+}
+
+/// llvm-mc reads a modifier only if some instruction of the processor takes it; any other
+/// `name:value` fails to parse ("not a valid operand.") before matching, unless the encoding
+/// suffix already named a form the instruction lacks.
+fn unknown_modifier(target: &Target, parsed: &Stmt<'_>, err: AsmError) -> AsmError {
+    if err
+        .message
+        .ends_with("variant of this instruction is not supported")
+    {
+        return err;
+    }
+    let gen = target.gen();
+    let unknown = parsed.modifiers.iter().find(|m| {
+        matches!(
+            m.name,
+            // gfx10 and later only.
+            "dpp8"
+                | "row_share"
+                | "row_xmask"
+                | "fi"
+                | "dim"
+                | "wait_exp"
+                | "wait_vdst"
+                | "wait_va_vdst"
+                | "wait_vm_vsrc"
+                | "byte_sel"
+                | "index_key"
+        ) || (m.name == "row_newbcast" && !gen.has_unified_agprs())
+            || (m.name == "op_sel" && gen <= gcnkit_isa::Gen::Gfx8)
+    });
+    match unknown {
+        Some(m) if !(err.message == order::NOT_VALID && err.span.start < m.span.start) => {
+            AsmError::new(m.span.clone(), order::NOT_VALID)
+        }
+        _ => err,
+    }
 }
 
 /// A structured operand (`{id: 1}`) stands only for the `hwreg` operand of the

@@ -728,7 +728,56 @@ fn sel_value(a: &mut Asm<'_>, name: &str, unused: bool) -> Result<Option<u32>, A
         .position(|&n| n == text)
     };
     v.map(|v| Some(v as u32))
-        .ok_or_else(|| AsmError::new(r.clone(), "invalid SDWA selector"))
+        .ok_or_else(|| AsmError::new(r.clone(), format!("invalid {name} value")))
+}
+
+/// llvm-mc's "invalid row_shl value" (and so on), at the value of the modifier whose whole
+/// text is `span`.
+fn invalid_value(src: &str, span: Range<usize>, name: &str) -> AsmError {
+    let text = &src[span.clone()];
+    let value = text.find(':').map_or(0, |colon| {
+        let after = &text[colon + 1..];
+        colon + 1 + after.len() - after.trim_start().len()
+    });
+    let at = span.start + value;
+    AsmError::new(at..span.end.max(at), format!("invalid {name} value"))
+}
+
+/// llvm-mc's error for a `quad_perm:[...]` (`text`, starting at byte `start`) that is not
+/// four lane ids 0-3: at the first entry out of range, or where the fourth entry should
+/// end the list.
+fn quad_perm_error(text: &str, start: usize, values: &[i64]) -> AsmError {
+    // Where each entry starts, and where each separator (`,` or `]`) stands.
+    let open = text.find('[').map_or(0, |i| i + 1);
+    let mut entries = Vec::new();
+    let mut separators = Vec::new();
+    let mut entry_start = open;
+    for (i, c) in text.char_indices().skip_while(|&(i, _)| i < open) {
+        if c == ',' || c == ']' {
+            let entry = &text[entry_start..i];
+            entries.push(entry_start + entry.len() - entry.trim_start().len());
+            separators.push(i);
+            entry_start = i + 1;
+        }
+    }
+    let at =
+        |offset: usize, message: &str| AsmError::new(start + offset..start + offset + 1, message);
+    for (i, v) in values.iter().enumerate().take(4) {
+        if !(0..4).contains(v) {
+            return at(
+                entries.get(i).copied().unwrap_or(open),
+                "expected a 2-bit value",
+            );
+        }
+    }
+    if values.len() < 4 {
+        let end = separators.last().copied().unwrap_or(text.len());
+        return at(end, "expected a comma");
+    }
+    at(
+        separators.get(3).copied().unwrap_or(text.len()),
+        "expected a closing square bracket",
+    )
 }
 
 /// An SDWA source: (value for the 8-bit field, scalar flag).
@@ -848,7 +897,7 @@ fn dpp_ctrl(a: &mut Asm<'_>) -> Result<u32, AsmError> {
             return Err(AsmError::new(m.span.clone(), INVALID_OPERAND));
         };
         if l.len() != 4 || l.iter().any(|v| !(0..4).contains(v)) {
-            return Err(AsmError::new(m.span.clone(), "invalid quad_perm lane id"));
+            return Err(quad_perm_error(&a.src[m.span.clone()], m.span.start, l));
         }
         return Ok(l
             .iter()
@@ -864,7 +913,7 @@ fn dpp_ctrl(a: &mut Asm<'_>) -> Result<u32, AsmError> {
     ] {
         if let Some((v, span)) = a.int_mod(name)? {
             if !(lo..=hi).contains(&v) || (name == "row_newbcast" && !gen.has_unified_agprs()) {
-                return Err(AsmError::new(span, "invalid dpp_ctrl value"));
+                return Err(invalid_value(a.src, span, name));
             }
             return Ok(base + v as u32);
         }
@@ -877,7 +926,7 @@ fn dpp_ctrl(a: &mut Asm<'_>) -> Result<u32, AsmError> {
     ] {
         if let Some((n, span)) = a.int_mod(name)? {
             if n != 1 {
-                return Err(AsmError::new(span, "invalid dpp_ctrl value"));
+                return Err(invalid_value(a.src, span, name));
             }
             return Ok(v);
         }
@@ -892,7 +941,7 @@ fn dpp_ctrl(a: &mut Asm<'_>) -> Result<u32, AsmError> {
         return match n {
             15 => Ok(0x142),
             31 => Ok(0x143),
-            _ => Err(AsmError::new(span, "invalid dpp_ctrl value")),
+            _ => Err(invalid_value(a.src, span, "row_bcast")),
         };
     }
     // The control is not optional: the other DPP modifiers cannot stand without it.
