@@ -51,6 +51,28 @@ const HW_REGS: &[(&str, u32, On)] = &[
     ("SQ_PERF_SNAPSHOT_DATA1", 22, On::Gfx940),
     ("SQ_PERF_SNAPSHOT_PC_LO", 23, On::Gfx940),
     ("SQ_PERF_SNAPSHOT_PC_HI", 24, On::Gfx940),
+    // Names of gfx10 and later: llvm-mc knows them ("not supported on this GPU").
+    ("FLAT_SCR_LO", 20, On::Never),
+    ("FLAT_SCR_HI", 21, On::Never),
+    ("XNACK_MASK", 22, On::Never),
+    ("HW_ID1", 23, On::Never),
+    ("HW_ID2", 24, On::Never),
+    ("POPS_PACKER", 25, On::Never),
+    ("PERF_SNAPSHOT_DATA", 26, On::Never),
+    ("PERF_SNAPSHOT_PC_LO", 27, On::Never),
+    ("PERF_SNAPSHOT_PC_HI", 28, On::Never),
+    ("SHADER_CYCLES", 29, On::Never),
+    ("SHADER_CYCLES_HI", 30, On::Never),
+    ("PERF_SNAPSHOT_DATA1", 15, On::Never),
+    ("PERF_SNAPSHOT_DATA2", 16, On::Never),
+    ("EXCP_FLAG_PRIV", 17, On::Never),
+    ("EXCP_FLAG_USER", 18, On::Never),
+    ("TRAP_CTRL", 19, On::Never),
+    ("SCRATCH_BASE_LO", 5, On::Never),
+    ("SCRATCH_BASE_HI", 6, On::Never),
+    ("DVGPR_ALLOC_LO", 31, On::Never),
+    ("DVGPR_ALLOC_HI", 32, On::Never),
+    ("STATE_PRIV", 4, On::Never),
 ];
 
 /// Messages: name, id, where.

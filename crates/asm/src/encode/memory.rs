@@ -531,7 +531,17 @@ fn flat_operands(
 /// SCRATCH.
 fn flat_offset(a: &mut Asm<'_>, enc: Encoding) -> Result<(), AsmError> {
     let gfx9 = a.gen.is_gfx9_family();
-    let Some((v, span)) = a.int_mod("offset")? else {
+    // llvm-mc also reads the flat offset as `inst_offset:N`, in the same place: never both.
+    if a.has_mod("offset") {
+        if let Some(m) = a.take("inst_offset") {
+            return Err(AsmError::new(m.span.clone(), order::NOT_VALID));
+        }
+    }
+    let offset = match a.int_mod("offset")? {
+        Some(o) => Some(o),
+        None => a.int_mod("inst_offset")?,
+    };
+    let Some((v, span)) = offset else {
         return Ok(());
     };
     let (ok, msg) = match enc {

@@ -253,16 +253,28 @@ fn assemble_parsed(
     }
     let err = first_err
         .unwrap_or_else(|| AsmError::new(0..stmt.len(), "invalid operand for instruction"));
-    Err(vec![unknown_modifier(target, parsed, err)])
+    let flat = rows.iter().any(|&id| {
+        let def = &INSTRUCTIONS[id as usize];
+        def.exists_on(target.processor)
+            && matches!(
+                def.encoding,
+                Encoding::Flat | Encoding::Global | Encoding::Scratch
+            )
+    });
+    Err(vec![unknown_modifier(target, parsed, flat, err)])
 }
 
 /// llvm-mc reads a modifier only if some instruction of the processor takes it; any other
-/// `name:value` fails to parse ("not a valid operand.") before matching, unless the encoding
-/// suffix already named a form the instruction lacks.
-fn unknown_modifier(target: &Target, parsed: &Stmt<'_>, err: AsmError) -> AsmError {
-    if err
-        .message
-        .ends_with("variant of this instruction is not supported")
+/// `name:value` fails to parse ("not a valid operand.") before matching, unless an encoding
+/// suffix written on the mnemonic already named a form the instruction lacks.
+fn unknown_modifier(target: &Target, parsed: &Stmt<'_>, flat: bool, err: AsmError) -> AsmError {
+    let suffixed = ["_e32", "_e64", "_sdwa", "_dpp"]
+        .iter()
+        .any(|s| parsed.mnemonic.to_ascii_lowercase().ends_with(s));
+    if suffixed
+        && err
+            .message
+            .ends_with("variant of this instruction is not supported")
     {
         return err;
     }
@@ -284,6 +296,8 @@ fn unknown_modifier(target: &Target, parsed: &Stmt<'_>, err: AsmError) -> AsmErr
                 | "index_key"
         ) || (m.name == "row_newbcast" && !gen.has_unified_agprs())
             || (m.name == "op_sel" && gen <= gcnkit_isa::Gen::Gfx8)
+            // The flat offset's other spelling.
+            || (m.name == "inst_offset" && !flat)
     });
     match unknown {
         Some(m) if !(err.message == order::NOT_VALID && err.span.start < m.span.start) => {

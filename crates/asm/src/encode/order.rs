@@ -54,7 +54,7 @@ pub(crate) const MTBUF: Order = &[
     &["tfe"],
 ];
 /// FLAT, GLOBAL, SCRATCH.
-pub(crate) const FLAT: Order = &[&["offset"], CACHE, &["lds"]];
+pub(crate) const FLAT: Order = &[&["offset", "inst_offset"], CACHE, &["lds"]];
 /// SMEM (gfx8+).
 pub(crate) const SMEM: Order = &[&["offset"], CACHE];
 /// MIMG (gfx6–gfx9).

@@ -420,10 +420,7 @@ fn encode_mai(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
                 return Err(AsmError::new(o.span.clone(), INVALID_OPERAND))
             }
             _ if gen == Gen::Gfx908 && !matches!(o.value, Value::Reg(_)) => {
-                return Err(AsmError::new(
-                    o.span.clone(),
-                    "inline constants are not allowed for this operand",
-                ))
+                return Err(gfx908_mai_constant(a, o))
             }
             _ => {
                 let t = if def.mnemonic.starts_with("v_mfma_f64") {
@@ -431,7 +428,14 @@ fn encode_mai(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
                 } else {
                     DataType::B32
                 };
-                src_value(a, o, t, false)?
+                // A literal accumulator is no operand form at all to llvm-mc.
+                let value_at = value_start(a, o);
+                src_value(a, o, t, false).map_err(|e| match e.message.as_str() {
+                    "literal operands are not supported" => {
+                        AsmError::new(value_at..o.span.end, INVALID_OPERAND)
+                    }
+                    _ => e,
+                })?
             }
         }
     };
@@ -456,4 +460,43 @@ fn encode_mai(a: &mut Asm<'_>, def: &InstrDef, ops: &[Operand]) -> Result<(), As
         }
     }
     Ok(())
+}
+
+/// gfx908's MFMA accumulator source takes no constant. llvm-mc says "inline constants are
+/// not allowed" for an inline constant and "invalid operand" for a literal; it points at the
+/// integer (inside `lit(...)` if written so) but, for a real number it found no place for, at
+/// the statement's start.
+fn gfx908_mai_constant(a: &Asm<'_>, o: &Operand) -> AsmError {
+    let here = value_start(a, o)..o.span.end;
+    let inline = match o.value {
+        Value::Int(v) => matches!(
+            crate::literal::encode_int(a.gen, v, DataType::B32, false),
+            Ok(crate::literal::Const::Inline(_))
+        ),
+        Value::Float(f) => matches!(
+            crate::literal::encode_float(a.gen, f, DataType::F32, false),
+            Ok(crate::literal::Const::Inline(_))
+        ),
+        _ => false,
+    };
+    match (inline, &o.value) {
+        (true, Value::Float(_)) => {
+            let start = a.src.len() - a.src.trim_start().len();
+            AsmError::new(
+                start..start,
+                "inline constants are not allowed for this operand",
+            )
+        }
+        (true, _) => AsmError::new(here, "inline constants are not allowed for this operand"),
+        (false, _) => AsmError::new(here, INVALID_OPERAND),
+    }
+}
+
+/// Where the value of a constant operand starts: inside `lit(...)` if written so.
+fn value_start(a: &Asm<'_>, o: &Operand) -> usize {
+    let text = &a.src[o.span.clone()];
+    match text.strip_prefix("lit(") {
+        Some(inner) => o.span.start + 4 + inner.len() - inner.trim_start().len(),
+        None => o.span.start,
+    }
 }
