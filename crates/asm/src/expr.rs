@@ -97,6 +97,17 @@ pub enum Expr {
     Binary(BinOp, Box<Expr>, Box<Expr>),
 }
 
+/// A leaf of an expression tree, as [`Expr::fold`] hands it over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Leaf<'e> {
+    /// A constant.
+    Num(i64),
+    /// A symbol and its relocation variant.
+    Sym(&'e str, Variant),
+    /// `.`, the current location.
+    Dot,
+}
+
 /// Supplies the values of symbols (`.set` values, label addresses); `.` is asked for by
 /// the name `"."`.
 pub trait SymbolValues {
@@ -123,9 +134,45 @@ pub enum Unresolved {
 }
 
 impl Expr {
-    /// Evaluates the expression with LLVM's 64-bit wrapping arithmetic. The tree is walked
-    /// with a stack of its own, not by recursion.
+    /// Evaluates the expression with LLVM's 64-bit wrapping arithmetic.
     pub fn eval(&self, syms: &dyn SymbolValues) -> Result<i64, Unresolved> {
+        self.fold(
+            |leaf| match leaf {
+                Leaf::Num(n) => Ok(n),
+                // A relocation variant always leaves the value to the linker.
+                Leaf::Sym(name, variant) if variant != Variant::None => {
+                    Err(Unresolved::Symbol(name.to_string()))
+                }
+                Leaf::Sym(name, _) => syms
+                    .value(name)
+                    .ok_or_else(|| Unresolved::Symbol(name.to_string())),
+                Leaf::Dot => syms
+                    .value(".")
+                    .ok_or_else(|| Unresolved::Symbol(".".into())),
+            },
+            |op, v| {
+                Ok(match op {
+                    UnOp::Neg => v.wrapping_neg(),
+                    UnOp::Not => !v,
+                    UnOp::LNot => (v == 0) as i64,
+                    UnOp::Plus => v,
+                })
+            },
+            binary,
+        )
+    }
+
+    /// Folds the tree bottom-up: `leaf` gives the value of each leaf, `unary` and `binary`
+    /// combine the values of an operator's operands. The tree is walked with a stack of its
+    /// own, not by recursion, so no depth of input can exhaust the thread's stack; every
+    /// evaluator of expressions (constants here, relocatable values in the program
+    /// assembler) is one of these folds.
+    pub fn fold<V, E>(
+        &self,
+        mut leaf: impl FnMut(Leaf<'_>) -> Result<V, E>,
+        mut unary: impl FnMut(UnOp, V) -> Result<V, E>,
+        mut binary: impl FnMut(BinOp, V, V) -> Result<V, E>,
+    ) -> Result<V, E> {
         /// What is left to do: visit a node, or apply an operator to the values on top.
         enum Step<'e> {
             Visit(&'e Expr),
@@ -133,21 +180,12 @@ impl Expr {
             Binary(BinOp),
         }
         let mut work = vec![Step::Visit(self)];
-        let mut values: Vec<i64> = Vec::new();
+        let mut values: Vec<V> = Vec::new();
         while let Some(step) = work.pop() {
             let value = match step {
-                Step::Visit(Expr::Num(n)) => *n,
-                Step::Visit(Expr::Sym { name, variant }) => {
-                    // A relocation variant always leaves the value to the linker.
-                    if *variant != Variant::None {
-                        return Err(Unresolved::Symbol(name.clone()));
-                    }
-                    syms.value(name)
-                        .ok_or_else(|| Unresolved::Symbol(name.clone()))?
-                }
-                Step::Visit(Expr::Dot) => syms
-                    .value(".")
-                    .ok_or_else(|| Unresolved::Symbol(".".into()))?,
+                Step::Visit(Expr::Num(n)) => leaf(Leaf::Num(*n))?,
+                Step::Visit(Expr::Sym { name, variant }) => leaf(Leaf::Sym(name, *variant))?,
+                Step::Visit(Expr::Dot) => leaf(Leaf::Dot)?,
                 Step::Visit(Expr::Unary(op, e)) => {
                     work.push(Step::Unary(*op));
                     work.push(Step::Visit(e));
@@ -159,24 +197,23 @@ impl Expr {
                     work.push(Step::Visit(a));
                     continue;
                 }
-                Step::Unary(op) => {
-                    let v = values.pop().unwrap_or(0);
-                    match op {
-                        UnOp::Neg => v.wrapping_neg(),
-                        UnOp::Not => !v,
-                        UnOp::LNot => (v == 0) as i64,
-                        UnOp::Plus => v,
-                    }
-                }
-                Step::Binary(op) => {
-                    let b = values.pop().unwrap_or(0);
-                    let a = values.pop().unwrap_or(0);
-                    binary(op, a, b)?
-                }
+                // An operator's step is pushed under its operands' visits, so their values
+                // are on top when it is reached.
+                Step::Unary(op) => match values.pop() {
+                    Some(v) => unary(op, v)?,
+                    None => unreachable!("a unary operator without its operand"),
+                },
+                Step::Binary(op) => match (values.pop(), values.pop()) {
+                    (Some(b), Some(a)) => binary(op, a, b)?,
+                    _ => unreachable!("a binary operator without its operands"),
+                },
             };
             values.push(value);
         }
-        Ok(values.pop().unwrap_or(0))
+        match values.pop() {
+            Some(v) => Ok(v),
+            None => unreachable!("an expression tree has a value"),
+        }
     }
 
     /// The value if the expression is a plain constant.

@@ -6,43 +6,12 @@
 //! variables assigned before they are defined, and loops on a file that includes itself).
 
 use gcnkit_asm::expr::MAX_EXPR_DEPTH;
-use gcnkit_asm::program::{self, FileLoader, NoIncludes, Options, Program, Severity};
-use gcnkit_isa::Target;
+use gcnkit_asm::program::{self, FileLoader, Severity};
 
 const DEEP: usize = 100_000;
 
-fn options() -> Options {
-    Options {
-        target: Some(Target::parse("gfx900", None).unwrap()),
-        record_instructions: true,
-        ..Options::default()
-    }
-}
-
-fn assemble(source: &str) -> Result<Program, program::Failed> {
-    program::assemble("t.s", source, &options(), &NoIncludes)
-}
-
-fn errors(source: &str) -> Vec<(u32, u32, String)> {
-    match assemble(source) {
-        Ok(_) => Vec::new(),
-        Err(f) => f
-            .diagnostics
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| (d.line, d.col, d.message))
-            .collect(),
-    }
-}
-
-fn text(source: &str) -> Vec<u8> {
-    let p = assemble(source).unwrap_or_else(|e| panic!("{e}"));
-    p.sections
-        .into_iter()
-        .find(|s| s.name == ".text")
-        .unwrap()
-        .data
-}
+mod common;
+use common::{assemble, errors, options, text};
 
 fn too_deep() -> String {
     format!("expression nested too deeply (more than {MAX_EXPR_DEPTH} levels)")

@@ -4,40 +4,10 @@
 
 use std::collections::HashMap;
 
-use gcnkit_asm::program::{self, FileLoader, NoIncludes, Options, Program, Severity};
-use gcnkit_isa::Target;
+use gcnkit_asm::program::{self, FileLoader};
 
-fn options() -> Options {
-    Options {
-        target: Some(Target::parse("gfx900", None).unwrap()),
-        ..Options::default()
-    }
-}
-
-fn assemble(source: &str) -> Result<Program, program::Failed> {
-    program::assemble("t.s", source, &options(), &NoIncludes)
-}
-
-fn errors(source: &str) -> Vec<(u32, u32, String)> {
-    match assemble(source) {
-        Ok(_) => Vec::new(),
-        Err(f) => f
-            .diagnostics
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| (d.line, d.col, d.message))
-            .collect(),
-    }
-}
-
-fn text(source: &str) -> Vec<u8> {
-    let p = assemble(source).unwrap_or_else(|e| panic!("{e}"));
-    p.sections
-        .into_iter()
-        .find(|s| s.name == ".text")
-        .unwrap()
-        .data
-}
+mod common;
+use common::{assemble, errors, options, text};
 
 #[test]
 fn every_error_of_a_file_is_reported_where_llvm_mc_reports_it() {

@@ -1,7 +1,7 @@
 //! The end of assembly: fixups become bytes or relocations, symbols get their final
 //! values, sizes and bindings.
 
-use crate::expr::{BinOp, Expr, UnOp, Variant};
+use crate::expr::{BinOp, Expr, Leaf, UnOp, Variant};
 use crate::FixupKind;
 
 use super::state::{Asm, Patch, Pending};
@@ -95,50 +95,22 @@ impl Asm<'_> {
     /// stack of its own (a frame of this function takes kilobytes in a debug build), and
     /// variables are evaluated by [`Asm::variable_value`], without recursion either.
     fn eval_rel(&mut self, e: &Expr, dot: (usize, u64)) -> Result<RelValue, String> {
-        /// What is left to do: visit a node, or apply an operator to the values on top.
-        enum Step<'e> {
-            Visit(&'e Expr),
-            Unary(UnOp),
-            Binary(BinOp),
-        }
-        let mut work = vec![Step::Visit(e)];
-        let mut values: Vec<RelValue> = Vec::new();
-        while let Some(step) = work.pop() {
-            let value = match step {
-                Step::Visit(Expr::Num(n)) => RelValue::constant(*n),
-                Step::Visit(Expr::Dot) => RelValue {
+        e.fold(
+            |leaf| match leaf {
+                Leaf::Num(n) => Ok(RelValue::constant(n)),
+                Leaf::Dot => Ok(RelValue {
                     add: Some(Anchor::Label {
                         section: dot.0,
                         offset: dot.1,
                         sym: None,
                     }),
                     ..RelValue::constant(0)
-                },
-                Step::Visit(Expr::Sym { name, variant }) => self.symbol_rel(name, *variant)?,
-                Step::Visit(Expr::Unary(op, inner)) => {
-                    work.push(Step::Unary(*op));
-                    work.push(Step::Visit(inner));
-                    continue;
-                }
-                Step::Visit(Expr::Binary(op, a, b)) => {
-                    work.push(Step::Binary(*op));
-                    work.push(Step::Visit(b));
-                    work.push(Step::Visit(a));
-                    continue;
-                }
-                Step::Unary(op) => {
-                    let v = values.pop().ok_or(NOT_RELOCATABLE)?;
-                    unary_rel(op, v)?
-                }
-                Step::Binary(op) => {
-                    let b = values.pop().ok_or(NOT_RELOCATABLE)?;
-                    let a = values.pop().ok_or(NOT_RELOCATABLE)?;
-                    combine(op, a, b)?
-                }
-            };
-            values.push(value);
-        }
-        values.pop().ok_or_else(|| NOT_RELOCATABLE.into())
+                }),
+                Leaf::Sym(name, variant) => self.symbol_rel(name, variant),
+            },
+            unary_rel,
+            combine,
+        )
     }
 
     /// The relocatable value of the symbol `name` written with `variant`.
