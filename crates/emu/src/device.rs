@@ -3,7 +3,7 @@
 //! module, a HIP runtime) may allocate, copy, launch several kernels on the same memory and
 //! read back in any order.
 
-use crate::dispatch::{launch, ArgValue, Grid, LaunchOptions, LaunchStats};
+use crate::dispatch::{launch_with_dynamic_lds, ArgValue, Grid, LaunchOptions, LaunchStats};
 use crate::error::EmuError;
 use crate::loader::{load, select_code_object, Module};
 use crate::memory::Memory;
@@ -84,6 +84,19 @@ impl Device {
         grid: &Grid,
         args: &[ArgValue],
     ) -> Result<LaunchStats, EmuError> {
+        self.launch_with_dynamic_lds(module, kernel, grid, args, 0)
+    }
+
+    /// [`Device::launch`] with `dynamic_lds` bytes of LDS per work-group after the kernel's
+    /// static LDS (HIP's dynamic shared memory).
+    pub fn launch_with_dynamic_lds(
+        &mut self,
+        module: &Module,
+        kernel: &str,
+        grid: &Grid,
+        args: &[ArgValue],
+        dynamic_lds: u32,
+    ) -> Result<LaunchStats, EmuError> {
         let k = module.kernel(kernel).ok_or_else(|| EmuError::NoKernel {
             name: kernel.to_string(),
             available: module
@@ -94,12 +107,13 @@ impl Device {
                 .join(", "),
         })?;
         self.dispatches += 1;
-        let stats = launch(
+        let stats = launch_with_dynamic_lds(
             &mut self.mem,
             module,
             k,
             grid,
             args,
+            dynamic_lds,
             &self.options,
             self.dispatches,
         )?;

@@ -194,6 +194,24 @@ pub fn launch(
     options: &LaunchOptions,
     dispatch_id: u64,
 ) -> Result<LaunchStats, EmuError> {
+    launch_with_dynamic_lds(mem, module, kernel, grid, args, 0, options, dispatch_id)
+}
+
+/// [`launch`], with `dynamic_lds` bytes of LDS per work-group after the kernel's static LDS:
+/// HIP's dynamic shared memory (the launch's `sharedMemBytes`), which the kernel finds at the
+/// end of its static allocation rather than through an argument.
+#[allow(clippy::too_many_arguments)]
+pub fn launch_with_dynamic_lds(
+    mem: &mut Memory,
+    module: &Module,
+    kernel: &Kernel,
+    grid: &Grid,
+    args: &[ArgValue],
+    dynamic_lds: u32,
+    options: &LaunchOptions,
+    dispatch_id: u64,
+) -> Result<LaunchStats, EmuError> {
+    let extra_lds = u64::from(dynamic_lds);
     let gen = module.target.gen();
     let bad = |message: String| EmuError::BadLaunch {
         kernel: kernel.name.clone(),
@@ -247,7 +265,8 @@ pub fn launch(
         )));
     }
     kernarg.resize(size as usize, 0);
-    let mut dynamic_lds = 0u64;
+    lds = lds.saturating_add(extra_lds);
+    let mut dynamic_lds = extra_lds;
     for (i, (a, v)) in explicit.iter().zip(args).enumerate() {
         match (a.kind.as_str(), v) {
             ("dynamic_shared_pointer", ArgValue::Local(bytes)) => {

@@ -27,4 +27,4 @@ pub mod wave;
 pub use device::Device;
 pub use dispatch::{ArgValue, Grid, LaunchOptions, LaunchStats};
 pub use error::{EmuError, FaultReport};
-pub use loader::{Kernel, KernelArg, Module};
+pub use loader::{Global, Kernel, KernelArg, Module};

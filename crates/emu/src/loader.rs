@@ -107,6 +107,17 @@ impl Kernel {
     }
 }
 
+/// A device variable of a loaded module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Global {
+    /// Its symbol name.
+    pub name: String,
+    /// Device address.
+    pub address: u64,
+    /// Size in bytes (from the symbol table).
+    pub size: u64,
+}
+
 /// A code object loaded into device memory.
 pub struct Module {
     /// The target it was built for.
@@ -115,6 +126,8 @@ pub struct Module {
     pub code_object_version: Option<u8>,
     /// Its kernels.
     pub kernels: Vec<Kernel>,
+    /// Its device variables.
+    pub globals: Vec<Global>,
     /// Device address where the object's address 0 was placed.
     pub load_base: u64,
     /// The decoded code.
@@ -125,6 +138,11 @@ impl Module {
     /// The kernel named `name`.
     pub fn kernel(&self, name: &str) -> Option<&Kernel> {
         self.kernels.iter().find(|k| k.name == name)
+    }
+
+    /// The device variable named `name`.
+    pub fn global(&self, name: &str) -> Option<&Global> {
+        self.globals.iter().find(|g| g.name == name)
     }
 }
 
@@ -291,13 +309,51 @@ pub fn load(mem: &mut Memory, bytes: &[u8]) -> Result<Module, EmuError> {
         load_base,
         target.gen(),
     )?;
+    let globals = find_globals(&elf, relocatable, &image.section_addr, load_base);
     Ok(Module {
         target,
         code_object_version: info.code_object_version(),
         kernels,
+        globals,
         load_base,
         program,
     })
+}
+
+/// The defined data symbols of the object (device variables), at their loaded addresses.
+fn find_globals(
+    elf: &ElfFile64<'_, object::Endianness>,
+    relocatable: bool,
+    section_addr: &[u64],
+    load_base: u64,
+) -> Vec<Global> {
+    let mut globals: Vec<Global> = Vec::new();
+    for sym in elf.symbols().chain(elf.dynamic_symbols()) {
+        if sym.kind() != object::SymbolKind::Data || sym.is_undefined() {
+            continue;
+        }
+        let Ok(name) = sym.name() else { continue };
+        if name.is_empty() || globals.iter().any(|g| g.name == name) {
+            continue;
+        }
+        let offset = if relocatable {
+            let Some(section) = sym.section_index() else {
+                continue;
+            };
+            let Some(&at) = section_addr.get(section.0) else {
+                continue;
+            };
+            at.wrapping_add(sym.address())
+        } else {
+            sym.address()
+        };
+        globals.push(Global {
+            name: name.to_string(),
+            address: load_base.wrapping_add(offset),
+            size: sym.size(),
+        });
+    }
+    globals
 }
 
 struct Image {
