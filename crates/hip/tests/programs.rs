@@ -4,9 +4,9 @@
 //! gfx900, gfx906, gfx908, gfx90a and gfx940, each run on the emulated processor it was
 //! built for.
 //!
-//! Needs hipcc (`apt-get install hipcc libamdhip64-dev`, as .ci/run does) and the runtime's
-//! static library, which `cargo test -p gcnkit-hip` builds; the test links it into
-//! libamdhip64.so.5 with scripts/link-hip-runtime.sh.
+//! Needs hipcc (`apt-get install hipcc libamdhip64-dev`, as .ci/run does). The test builds
+//! the runtime's static library and links it into libamdhip64.so.5 with
+//! scripts/link-hip-runtime.sh.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -24,9 +24,18 @@ fn profile_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// Links the runtime into `<profile>/hip-test/lib/libamdhip64.so.5`.
+/// Builds the runtime's static library in this test's profile (cargo builds only the rlib
+/// for tests; it has released its lock by the time tests run) and links it into
+/// `<profile>/hip-test/lib/libamdhip64.so.5`.
 fn runtime_dir() -> PathBuf {
     let profile = profile_dir();
+    let mut cargo = Command::new(env!("CARGO"));
+    cargo.args(["build", "-p", "gcnkit-hip"]).current_dir(repo());
+    if profile.file_name().is_some_and(|n| n == "release") {
+        cargo.arg("--release");
+    }
+    let status = cargo.status().expect("cargo runs");
+    assert!(status.success(), "cargo build -p gcnkit-hip failed");
     let lib = profile.join("libamdhip64.a");
     let out = profile.join("hip-test/lib");
     let status = Command::new("bash")
