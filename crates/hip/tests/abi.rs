@@ -34,7 +34,12 @@ fn from_header(body: &str) -> Vec<(String, i64)> {
         .into_iter()
         .find(|c| Command::new(c).arg("--version").output().is_ok())
         .expect("a C compiler");
-    let status = Command::new(cc).arg(&src).arg("-o").arg(&exe).status().unwrap();
+    let status = Command::new(cc)
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .unwrap();
     assert!(status.success(), "compiling the header check failed");
     let out = Command::new(&exe).output().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
@@ -86,9 +91,17 @@ fn structures_are_laid_out_as_the_header_lays_them_out() {
     let c: String = parts.iter().map(|p| p.0.as_str()).collect();
     let header = from_header(&c);
     let rust: Vec<(String, i64)> = parts.iter().flat_map(|p| p.1.clone()).collect();
-    assert_eq!(header.len(), rust.len(), "the header check printed {header:?}");
+    assert_eq!(
+        header.len(),
+        rust.len(),
+        "the header check printed {header:?}"
+    );
     let differ: Vec<_> = rust.iter().zip(&header).filter(|(r, h)| r != h).collect();
-    println!("{} sizes and offsets compared, {} agree", rust.len(), rust.len() - differ.len());
+    println!(
+        "{} sizes and offsets compared, {} agree",
+        rust.len(),
+        rust.len() - differ.len()
+    );
     assert!(differ.is_empty(), "Rust vs header: {differ:?}");
 }
 
@@ -104,8 +117,14 @@ fn constants_have_the_header_values() {
         constant(name, code as i64);
     }
     constant("HIP_VERSION", HIP_VERSION as i64);
-    constant("(size_t)HIP_LAUNCH_PARAM_BUFFER_POINTER", HIP_LAUNCH_PARAM_BUFFER_POINTER as i64);
-    constant("(size_t)HIP_LAUNCH_PARAM_BUFFER_SIZE", HIP_LAUNCH_PARAM_BUFFER_SIZE as i64);
+    constant(
+        "(size_t)HIP_LAUNCH_PARAM_BUFFER_POINTER",
+        HIP_LAUNCH_PARAM_BUFFER_POINTER as i64,
+    );
+    constant(
+        "(size_t)HIP_LAUNCH_PARAM_BUFFER_SIZE",
+        HIP_LAUNCH_PARAM_BUFFER_SIZE as i64,
+    );
     constant("(size_t)HIP_LAUNCH_PARAM_END", HIP_LAUNCH_PARAM_END as i64);
     constant("hipMemcpyDefault", hipMemcpyDefault as i64);
     constant("hipMemoryTypeDevice", hipMemoryTypeDevice as i64);
@@ -117,8 +136,14 @@ fn constants_have_the_header_values() {
         ("ConcurrentKernels", attr::ConcurrentKernels),
         ("ConcurrentManagedAccess", attr::ConcurrentManagedAccess),
         ("CooperativeLaunch", attr::CooperativeLaunch),
-        ("CooperativeMultiDeviceLaunch", attr::CooperativeMultiDeviceLaunch),
-        ("DirectManagedMemAccessFromHost", attr::DirectManagedMemAccessFromHost),
+        (
+            "CooperativeMultiDeviceLaunch",
+            attr::CooperativeMultiDeviceLaunch,
+        ),
+        (
+            "DirectManagedMemAccessFromHost",
+            attr::DirectManagedMemAccessFromHost,
+        ),
         ("Integrated", attr::Integrated),
         ("IsMultiGpuBoard", attr::IsMultiGpuBoard),
         ("KernelExecTimeout", attr::KernelExecTimeout),
@@ -132,7 +157,10 @@ fn constants_have_the_header_values() {
         ("MaxGridDimY", attr::MaxGridDimY),
         ("MaxGridDimZ", attr::MaxGridDimZ),
         ("MaxThreadsPerBlock", attr::MaxThreadsPerBlock),
-        ("MaxThreadsPerMultiProcessor", attr::MaxThreadsPerMultiProcessor),
+        (
+            "MaxThreadsPerMultiProcessor",
+            attr::MaxThreadsPerMultiProcessor,
+        ),
         ("MaxPitch", attr::MaxPitch),
         ("MemoryBusWidth", attr::MemoryBusWidth),
         ("MemoryClockRate", attr::MemoryClockRate),
@@ -143,7 +171,10 @@ fn constants_have_the_header_values() {
         ("PciDeviceId", attr::PciDeviceId),
         ("PciDomainID", attr::PciDomainID),
         ("MaxRegistersPerBlock", attr::MaxRegistersPerBlock),
-        ("MaxRegistersPerMultiprocessor", attr::MaxRegistersPerMultiprocessor),
+        (
+            "MaxRegistersPerMultiprocessor",
+            attr::MaxRegistersPerMultiprocessor,
+        ),
         ("MaxSharedMemoryPerBlock", attr::MaxSharedMemoryPerBlock),
         ("SharedMemPerBlockOptin", attr::SharedMemPerBlockOptin),
         ("StreamPrioritiesSupported", attr::StreamPrioritiesSupported),
@@ -153,21 +184,35 @@ fn constants_have_the_header_values() {
         ("UnifiedAddressing", attr::UnifiedAddressing),
         ("WarpSize", attr::WarpSize),
         ("ClockInstructionRate", attr::ClockInstructionRate),
-        ("MaxSharedMemoryPerMultiprocessor", attr::MaxSharedMemoryPerMultiprocessor),
+        (
+            "MaxSharedMemoryPerMultiprocessor",
+            attr::MaxSharedMemoryPerMultiprocessor,
+        ),
         ("GcnArch", attr::GcnArch),
         ("IsLargeBar", attr::IsLargeBar),
         ("AsicRevision", attr::AsicRevision),
         ("ImageSupport", attr::ImageSupport),
-        ("PhysicalMultiProcessorCount", attr::PhysicalMultiProcessorCount),
+        (
+            "PhysicalMultiProcessorCount",
+            attr::PhysicalMultiProcessorCount,
+        ),
         ("FineGrainSupport", attr::FineGrainSupport),
     ] {
         c += &format!("printf(\"{name} %d\\n\", (int)hipDeviceAttribute{name});\n");
         rust.push((name.to_string(), value as i64));
     }
     let header = from_header(&c);
-    assert_eq!(header.len(), rust.len(), "the header check printed {header:?}");
+    assert_eq!(
+        header.len(),
+        rust.len(),
+        "the header check printed {header:?}"
+    );
     let differ: Vec<_> = rust.iter().zip(&header).filter(|(r, h)| r != h).collect();
-    println!("{} constants compared, {} agree", rust.len(), rust.len() - differ.len());
+    println!(
+        "{} constants compared, {} agree",
+        rust.len(),
+        rust.len() - differ.len()
+    );
     assert!(differ.is_empty(), "Rust vs header: {differ:?}");
 }
 
@@ -176,7 +221,11 @@ fn every_symbol_of_rocms_library_is_defined() {
     // The list the version script is made from is Debian's libamdhip64.so.5's; the stub
     // generator fails if the sources define a symbol outside it. Here: the list itself is
     // whole (names and versions), and where ROCm's library is installed, still the same.
-    let list = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/abi/libamdhip64.symbols")).unwrap();
+    let list = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/abi/libamdhip64.symbols"
+    ))
+    .unwrap();
     let ours: Vec<&str> = list.lines().filter(|l| !l.is_empty()).collect();
     assert_eq!(ours.len(), 409);
     let rocm = "/usr/lib/x86_64-linux-gnu/libamdhip64.so.5";

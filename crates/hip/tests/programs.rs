@@ -30,7 +30,9 @@ fn profile_dir() -> PathBuf {
 fn runtime_dir() -> PathBuf {
     let profile = profile_dir();
     let mut cargo = Command::new(env!("CARGO"));
-    cargo.args(["build", "-p", "gcnkit-hip"]).current_dir(repo());
+    cargo
+        .args(["build", "-p", "gcnkit-hip"])
+        .current_dir(repo());
     if profile.file_name().is_some_and(|n| n == "release") {
         cargo.arg("--release");
     }
