@@ -4,17 +4,19 @@
 //! Allocations are page-granular, as on the GPU, and separated by at least one unmapped page:
 //! reading past a buffer's end inside its last page returns what is there (zeros unless the
 //! kernel wrote them), one page further faults. Pages are found by index in a dense vector (no
-//! hashing per lane). Every access is an atomic operation on 32-bit words, so that kernels that
-//! race (as GPU code may) cannot cause undefined behaviour in the emulator; relaxed loads and
-//! stores compile to plain moves on the hosts we run on.
+//! hashing per lane). Memory is held as atomic 64-bit words and every access is atomic, so that
+//! kernels that race (as GPU code may) cannot cause undefined behaviour in the emulator, and
+//! so that an aligned 64-bit load or store is single-copy atomic as on the GPU: code that
+//! publishes a flag and a value in one 64-bit word (rocPRIM's decoupled look-back) relies on
+//! it. Loads, and aligned 64-bit stores, are plain moves on the hosts we run on; narrower
+//! stores replace their part of the word with a compare-and-swap.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Size of a page in bytes.
 pub const PAGE_SIZE: u64 = 4096;
-const WORDS_PER_PAGE: usize = (PAGE_SIZE / 4) as usize;
+const WORDS_PER_PAGE: usize = (PAGE_SIZE / 8) as usize;
 
 /// The lowest device address handed out. Above 4 GiB so that a kernel that truncates an
 /// address to 32 bits faults instead of silently working.
@@ -24,14 +26,24 @@ pub const DEVICE_BASE: u64 = 0x1_0000_0000;
 /// space, of which only what is allocated uses host memory).
 const MAX_SPAN: u64 = 1 << 36;
 
-type Page = Box<[AtomicU32; WORDS_PER_PAGE]>;
+type Page = Box<[AtomicU64; WORDS_PER_PAGE]>;
 
 fn new_page() -> Page {
     // A boxed array of atomics zero-initialised without a large stack temporary.
-    let v: Vec<AtomicU32> = (0..WORDS_PER_PAGE).map(|_| AtomicU32::new(0)).collect();
+    let v: Vec<AtomicU64> = (0..WORDS_PER_PAGE).map(|_| AtomicU64::new(0)).collect();
     v.into_boxed_slice()
         .try_into()
         .unwrap_or_else(|_| unreachable!("length is WORDS_PER_PAGE"))
+}
+
+/// Replaces the `bits`-wide field at bit `shift` of `word` by `value`, atomically.
+#[inline(always)]
+fn replace_bits(word: &AtomicU64, shift: u64, bits: u32, value: u64) {
+    let mask = (u64::MAX >> (64 - bits)) << shift;
+    let new = (value << shift) & mask;
+    let _ = word.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+        Some(old & !mask | new)
+    });
 }
 
 /// Why a memory access failed.
@@ -79,8 +91,6 @@ pub struct Memory {
     /// Next free page index (allocation is monotonic: addresses are never reused, so a stale
     /// pointer to freed memory faults instead of reading a newer buffer).
     next_page: u64,
-    /// Serialises the 64-bit read-modify-write atomics (see [`Memory::atomic_rmw64`]).
-    wide_atomics: [Mutex<()>; 64],
 }
 
 impl Default for Memory {
@@ -96,7 +106,6 @@ impl Memory {
             pages: Vec::new(),
             allocations: BTreeMap::new(),
             next_page: 1,
-            wide_atomics: std::array::from_fn(|_| Mutex::new(())),
         }
     }
 
@@ -151,7 +160,7 @@ impl Memory {
     }
 
     #[inline(always)]
-    fn page(&self, addr: u64) -> Option<&[AtomicU32; WORDS_PER_PAGE]> {
+    fn page(&self, addr: u64) -> Option<&[AtomicU64; WORDS_PER_PAGE]> {
         let index = addr.wrapping_sub(DEVICE_BASE) / PAGE_SIZE;
         match self.pages.get(index as usize) {
             Some(Some(p)) => Some(p),
@@ -159,18 +168,19 @@ impl Memory {
         }
     }
 
-    /// The atomic word holding byte `addr` (rounded down to 4).
+    /// The atomic 64-bit word holding byte `addr` (rounded down to 8).
     #[inline(always)]
-    fn word(&self, addr: u64) -> Result<&AtomicU32, MemoryFault> {
+    fn word(&self, addr: u64) -> Result<&AtomicU64, MemoryFault> {
         let page = self.page(addr).ok_or(MemoryFault::Unmapped(addr))?;
-        Ok(&page[((addr % PAGE_SIZE) / 4) as usize])
+        Ok(&page[((addr % PAGE_SIZE) / 8) as usize])
     }
 
     /// Loads the 32-bit word at `addr`; any alignment.
     #[inline]
     pub fn load_u32(&self, addr: u64) -> Result<u32, MemoryFault> {
         if addr.is_multiple_of(4) {
-            return Ok(self.word(addr)?.load(Ordering::Relaxed));
+            let w = self.word(addr)?.load(Ordering::Relaxed);
+            return Ok((w >> ((addr & 4) * 8)) as u32);
         }
         let mut b = [0u8; 4];
         self.load_bytes(addr, &mut b)?;
@@ -181,23 +191,32 @@ impl Memory {
     #[inline]
     pub fn store_u32(&self, addr: u64, value: u32) -> Result<(), MemoryFault> {
         if addr.is_multiple_of(4) {
-            self.word(addr)?.store(value, Ordering::Relaxed);
+            replace_bits(self.word(addr)?, (addr & 4) * 8, 32, value as u64);
             return Ok(());
         }
         self.store_bytes(addr, &value.to_le_bytes())
     }
 
-    /// Loads the 64-bit value at `addr` (two 32-bit loads).
+    /// Loads the 64-bit value at `addr`: one atomic load when aligned to 8 (single-copy
+    /// atomic, as on the GPU), two 32-bit loads otherwise.
     #[inline]
     pub fn load_u64(&self, addr: u64) -> Result<u64, MemoryFault> {
+        if addr.is_multiple_of(8) {
+            return Ok(self.word(addr)?.load(Ordering::Relaxed));
+        }
         let lo = self.load_u32(addr)?;
         let hi = self.load_u32(addr.wrapping_add(4))?;
         Ok(lo as u64 | (hi as u64) << 32)
     }
 
-    /// Stores the 64-bit value at `addr` (two 32-bit stores).
+    /// Stores the 64-bit value at `addr`: one atomic store when aligned to 8, two 32-bit
+    /// stores otherwise.
     #[inline]
     pub fn store_u64(&self, addr: u64, value: u64) -> Result<(), MemoryFault> {
+        if addr.is_multiple_of(8) {
+            self.word(addr)?.store(value, Ordering::Relaxed);
+            return Ok(());
+        }
         self.store_u32(addr, value as u32)?;
         self.store_u32(addr.wrapping_add(4), (value >> 32) as u32)
     }
@@ -206,29 +225,23 @@ impl Memory {
     #[inline]
     pub fn load_u8(&self, addr: u64) -> Result<u8, MemoryFault> {
         let w = self.word(addr)?.load(Ordering::Relaxed);
-        Ok((w >> ((addr % 4) * 8)) as u8)
+        Ok((w >> ((addr % 8) * 8)) as u8)
     }
 
     /// Stores one byte without disturbing its neighbours, even when other threads store to
     /// them at the same time.
     #[inline]
     pub fn store_u8(&self, addr: u64, value: u8) -> Result<(), MemoryFault> {
-        let shift = (addr % 4) * 8;
-        let w = self.word(addr)?;
-        let mask = !(0xffu32 << shift);
-        let bits = (value as u32) << shift;
-        let _ = w.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
-            Some(old & mask | bits)
-        });
+        replace_bits(self.word(addr)?, (addr % 8) * 8, 8, value as u64);
         Ok(())
     }
 
     /// Loads a 16-bit value; any alignment.
     #[inline]
     pub fn load_u16(&self, addr: u64) -> Result<u16, MemoryFault> {
-        if addr % 4 != 3 {
+        if addr % 8 != 7 {
             let w = self.word(addr)?.load(Ordering::Relaxed);
-            return Ok((w >> ((addr % 4) * 8)) as u16);
+            return Ok((w >> ((addr % 8) * 8)) as u16);
         }
         Ok(self.load_u8(addr)? as u16 | (self.load_u8(addr.wrapping_add(1))? as u16) << 8)
     }
@@ -236,14 +249,8 @@ impl Memory {
     /// Stores a 16-bit value; any alignment.
     #[inline]
     pub fn store_u16(&self, addr: u64, value: u16) -> Result<(), MemoryFault> {
-        if addr % 4 != 3 {
-            let shift = (addr % 4) * 8;
-            let w = self.word(addr)?;
-            let mask = !(0xffffu32 << shift);
-            let bits = (value as u32) << shift;
-            let _ = w.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
-                Some(old & mask | bits)
-            });
+        if addr % 8 != 7 {
+            replace_bits(self.word(addr)?, (addr % 8) * 8, 16, value as u64);
             return Ok(());
         }
         self.store_u8(addr, value as u8)?;
@@ -270,29 +277,26 @@ impl Memory {
     /// Updates from other threads are never lost.
     #[inline]
     pub fn atomic_rmw32(&self, addr: u64, f: impl Fn(u32) -> u32) -> Result<u32, MemoryFault> {
-        let w = self.word(addr & !3)?;
+        let addr = addr & !3;
+        let shift = (addr & 4) * 8;
+        let w = self.word(addr)?;
+        let old = w
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |old| {
+                let new = f((old >> shift) as u32) as u64;
+                Some(old & !(0xffff_ffff << shift) | new << shift)
+            })
+            .unwrap_or_else(|old| old);
+        Ok((old >> shift) as u32)
+    }
+
+    /// Atomically replaces the aligned 64-bit value at `addr` by `f(old)` and returns `old`.
+    #[inline]
+    pub fn atomic_rmw64(&self, addr: u64, f: impl Fn(u64) -> u64) -> Result<u64, MemoryFault> {
+        let w = self.word(addr & !7)?;
         Ok(
             w.fetch_update(Ordering::AcqRel, Ordering::Acquire, |old| Some(f(old)))
                 .unwrap_or_else(|old| old),
         )
-    }
-
-    /// Atomically replaces the aligned 64-bit value at `addr` by `f(old)` and returns `old`.
-    ///
-    /// 64-bit read-modify-writes are serialised by a lock chosen by address, so two of them
-    /// never lose an update. (A 32-bit atomic on one half of the same location at the same
-    /// moment is not ordered with it; real code does not mix the two widths on one object.)
-    pub fn atomic_rmw64(&self, addr: u64, f: impl Fn(u64) -> u64) -> Result<u64, MemoryFault> {
-        let addr = addr & !7;
-        let lo = self.word(addr)?;
-        let hi = self.word(addr + 4)?;
-        let lock = &self.wide_atomics[((addr >> 3) % 64) as usize];
-        let _guard = lock.lock().unwrap_or_else(|e| e.into_inner());
-        let old = lo.load(Ordering::Acquire) as u64 | (hi.load(Ordering::Acquire) as u64) << 32;
-        let new = f(old);
-        lo.store(new as u32, Ordering::Release);
-        hi.store((new >> 32) as u32, Ordering::Release);
-        Ok(old)
     }
 
     /// Host read of `len` bytes (for `read` APIs).
@@ -313,10 +317,10 @@ impl Memory {
         let mut i = 0usize;
         while i < out.len() {
             let a = addr.checked_add(i as u64).ok_or_else(err)?;
-            if a.is_multiple_of(4) && out.len() - i >= 4 {
+            if a.is_multiple_of(8) && out.len() - i >= 8 {
                 let w = self.word(a).map_err(|_| err())?.load(Ordering::Relaxed);
-                out[i..i + 4].copy_from_slice(&w.to_le_bytes());
-                i += 4;
+                out[i..i + 8].copy_from_slice(&w.to_le_bytes());
+                i += 8;
             } else {
                 out[i] = self.load_u8(a).map_err(|_| err())?;
                 i += 1;
@@ -342,10 +346,10 @@ impl Memory {
         let mut i = 0usize;
         while i < bytes.len() {
             let a = addr + i as u64;
-            if a.is_multiple_of(4) && bytes.len() - i >= 4 {
-                let w = u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap_or_default());
+            if a.is_multiple_of(8) && bytes.len() - i >= 8 {
+                let w = u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or_default());
                 self.word(a).map_err(|_| err())?.store(w, Ordering::Relaxed);
-                i += 4;
+                i += 8;
             } else {
                 self.store_u8(a, bytes[i]).map_err(|_| err())?;
                 i += 1;
@@ -408,6 +412,40 @@ mod tests {
         });
         assert_eq!(m.load_u32(a).unwrap(), 40_000);
         assert_eq!(m.load_u64(a + 8).unwrap(), 120_000);
+    }
+
+    #[test]
+    fn aligned_64_bit_accesses_are_never_torn() {
+        // One thread stores k << 32 | k, another loads; both halves must always match, as
+        // on the GPU (64-bit single-copy atomicity).
+        let mut m = Memory::new();
+        let a = m.allocate(16, 1).unwrap();
+        let torn = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                for k in 0..200_000u64 {
+                    m.store_u64(a, k << 32 | k).unwrap();
+                }
+            });
+            s.spawn(|| {
+                for _ in 0..200_000 {
+                    let v = m.load_u64(a).unwrap();
+                    if v >> 32 != v & 0xffff_ffff {
+                        torn.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            });
+            // 32-bit stores to the neighbouring word never disturb it.
+            s.spawn(|| {
+                for k in 0..200_000u32 {
+                    m.store_u32(a + 8, k).unwrap();
+                    m.store_u8(a + 12, k as u8).unwrap();
+                }
+            });
+        });
+        assert_eq!(torn.load(Ordering::Relaxed), 0);
+        assert_eq!(m.load_u64(a).unwrap(), 199_999 << 32 | 199_999);
+        assert_eq!(m.load_u32(a + 8).unwrap(), 199_999);
     }
 
     #[test]

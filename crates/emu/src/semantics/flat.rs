@@ -396,8 +396,22 @@ fn load_dwords<const S: u8, const N: usize>(
             continue;
         }
         let loc = locate::<S>(w, op, env, l, sbase);
-        for k in 0..N {
+        let mut k = 0;
+        while k < N {
+            // An aligned pair of global dwords is one 64-bit access, single-copy atomic as
+            // on the GPU (64-bit atomic loads compile to these instructions).
+            if let (Loc::Global(a), true) = (loc, k + 1 < N) {
+                let a = a.wrapping_add(4 * k as u64);
+                if a.is_multiple_of(8) {
+                    let v = env.mem.load_u64(a)?;
+                    out[l][k] = v as u32;
+                    out[l][k + 1] = (v >> 32) as u32;
+                    k += 2;
+                    continue;
+                }
+            }
             out[l][k] = load(w, env, l, loc, 4 * k as u32, 4)?;
+            k += 1;
         }
     }
     for l in 0..LANES {
@@ -496,9 +510,21 @@ fn store_dwords<const S: u8, const N: usize>(
         if exec >> l & 1 == 0 {
             continue;
         }
-        for k in 0..N {
+        let mut k = 0;
+        while k < N {
             let x = w.v[op.vdata as usize + k][l];
+            // An aligned pair of global dwords is one 64-bit store (see load_dwords).
+            if let (Loc::Global(a), true) = (locs[l], k + 1 < N) {
+                let a = a.wrapping_add(4 * k as u64);
+                if a.is_multiple_of(8) {
+                    let hi = w.v[op.vdata as usize + k + 1][l];
+                    env.mem.store_u64(a, x as u64 | (hi as u64) << 32)?;
+                    k += 2;
+                    continue;
+                }
+            }
             store(w, env, l, locs[l], 4 * k as u32, 4, x)?;
+            k += 1;
         }
     }
     Ok(Flow::Next)

@@ -452,11 +452,27 @@ fn load_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Resu
             continue;
         }
         let a = lane_addr(w, op, &r, l);
-        for k in 0..N {
+        let mut k = 0;
+        while k < N {
             let e = 4 * k as u64;
             if in_range(op, &r, so, &a, e) {
-                out[l][k] = mem_load(env, address(op, &r, so, &a, e), 4)?;
+                let p = address(op, &r, so, &a, e);
+                // An aligned pair of contiguous dwords is one 64-bit access, single-copy
+                // atomic as on the GPU.
+                if k + 1 < N
+                    && p.is_multiple_of(8)
+                    && in_range(op, &r, so, &a, e + 4)
+                    && address(op, &r, so, &a, e + 4) == p + 4
+                {
+                    let v = env.mem.load_u64(p)?;
+                    out[l][k] = v as u32;
+                    out[l][k + 1] = (v >> 32) as u32;
+                    k += 2;
+                    continue;
+                }
+                out[l][k] = mem_load(env, p, 4)?;
             }
+            k += 1;
         }
     }
     for l in 0..LANES {
@@ -594,12 +610,26 @@ fn store_dwords<const N: usize>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Res
             continue;
         }
         let a = lane_addr(w, op, &r, l);
-        for k in 0..N {
+        let mut k = 0;
+        while k < N {
             let e = 4 * k as u64;
             if in_range(op, &r, so, &a, e) {
+                let p = address(op, &r, so, &a, e);
                 let x = w.v[op.vdata as usize + k][l];
-                mem_store(env, address(op, &r, so, &a, e), 4, x)?;
+                // An aligned pair of contiguous dwords is one 64-bit store (see load_dwords).
+                if k + 1 < N
+                    && p.is_multiple_of(8)
+                    && in_range(op, &r, so, &a, e + 4)
+                    && address(op, &r, so, &a, e + 4) == p + 4
+                {
+                    let hi = w.v[op.vdata as usize + k + 1][l];
+                    env.mem.store_u64(p, x as u64 | (hi as u64) << 32)?;
+                    k += 2;
+                    continue;
+                }
+                mem_store(env, p, 4, x)?;
             }
+            k += 1;
         }
     }
     Ok(Flow::Next)
