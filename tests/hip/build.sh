@@ -14,7 +14,7 @@
 # Environment: HIPCC (default hipcc), JOBS (default 2), HIPCCFLAGS (extra flags).
 set -euo pipefail
 
-PROGRAMS=(vector_add reduce_shared atomics streams_events templates wave_intrinsics symbols
+PROGRAMS=(vector_add reduce_shared atomics atomic64 streams_events templates wave_intrinsics symbols
           dynamic_shared managed_host module_api)
 DEFAULT_TARGETS=(gfx900 gfx906 gfx908 gfx90a gfx940)
 

@@ -28,6 +28,12 @@ fn profile_dir() -> PathBuf {
 /// for tests; it has released its lock by the time tests run) and links it into
 /// `<profile>/hip-test/lib/libamdhip64.so.5`.
 fn runtime_dir() -> PathBuf {
+    // Both tests use it; build and link once.
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(build_runtime).clone()
+}
+
+fn build_runtime() -> PathBuf {
     let profile = profile_dir();
     let mut cargo = Command::new(env!("CARGO"));
     cargo
@@ -50,27 +56,27 @@ fn runtime_dir() -> PathBuf {
     out
 }
 
-/// Builds the programs for every target into `<profile>/hip-test/programs/<target>/`.
-fn build_programs() -> PathBuf {
-    let out = profile_dir().join("hip-test/programs");
+/// Builds a suite with `script` (tests/hip/build.sh or build-clients.sh) into
+/// `<profile>/hip-test/<suite>/<target>/`.
+fn build(script: &str, suite: &str) -> PathBuf {
+    let out = profile_dir().join("hip-test").join(suite);
     let status = Command::new("bash")
-        .arg(repo().join("tests/hip/build.sh"))
+        .arg(repo().join("tests/hip").join(script))
         .arg(&out)
         .status()
         .expect("bash runs");
     assert!(
         status.success(),
-        "tests/hip/build.sh failed (is hipcc installed? apt-get install hipcc libamdhip64-dev)"
+        "tests/hip/{script} failed (are hipcc and the ROCm libraries installed? .ci/run installs them)"
     );
     out
 }
 
-#[test]
-fn hip_programs_run_on_the_emulator() {
-    let lib = runtime_dir();
-    let programs = build_programs();
-    let mut targets: Vec<PathBuf> = std::fs::read_dir(&programs)
-        .expect("build.sh made the program directory")
+/// Runs every program of every target directory under `programs` on the runtime in `lib`,
+/// on the processor it was built for; prints one line per program and the counts per target.
+fn run_all(suite: &str, lib: &Path, programs: &Path) {
+    let mut targets: Vec<PathBuf> = std::fs::read_dir(programs)
+        .expect("the build made the program directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_dir())
         .collect();
@@ -92,7 +98,7 @@ fn hip_programs_run_on_the_emulator() {
             let started = std::time::Instant::now();
             let output = Command::new(&exe)
                 .current_dir(dir)
-                .env("LD_LIBRARY_PATH", &lib)
+                .env("LD_LIBRARY_PATH", lib)
                 .env("GCNKIT_HIP_ARCH", &target)
                 .output()
                 .expect("the program starts");
@@ -119,13 +125,31 @@ fn hip_programs_run_on_the_emulator() {
                 ));
             }
         }
-        println!("{target}: {t_ran} programs run, {t_passed} agree with their host results");
+        println!(
+            "{suite}, {target}: {t_ran} programs run, {t_passed} agree with their host results"
+        );
         ran += t_ran;
         passed += t_passed;
     }
     println!(
-        "HIP programs: {ran} runs on {} targets, {passed} agree",
+        "{suite}: {ran} runs on {} targets, {passed} agree",
         targets.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn hip_programs_run_on_the_emulator() {
+    let lib = runtime_dir();
+    let programs = build("build.sh", "programs");
+    run_all("HIP programs", &lib, &programs);
+}
+
+/// rocPRIM's device-wide algorithms and Debian's rocSPARSE, hipSPARSE and rocRAND, called by
+/// the programs of tests/hip/rocprim and tests/hip/libraries (tests/hip/CLIENTS.md).
+#[test]
+fn rocm_library_clients_run_on_the_emulator() {
+    let lib = runtime_dir();
+    let programs = build("build-clients.sh", "clients");
+    run_all("ROCm library clients", &lib, &programs);
 }
