@@ -3,7 +3,7 @@
 use std::ffi::{c_char, c_uint, c_void, CStr};
 use std::sync::Arc;
 
-use crate::api::registration::image_size;
+use crate::api::registration::{image_size, InMemory};
 use crate::runtime::{fail, guard, ret, runtime, LoadedModule, ModuleFunction};
 use crate::types::*;
 
@@ -72,7 +72,7 @@ pub unsafe extern "C" fn hipModuleLoadData(
                 (hipErrorInvalidValue, "null image".into()),
             );
         }
-        match image_size(image as *const u8) {
+        match image_size(&InMemory::new(image as *const u8)) {
             Some(n) => load(
                 "hipModuleLoadData",
                 module,

@@ -6,64 +6,105 @@ use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use crate::runtime::{fail, guard, ret, runtime, FatBinary, Function, Var, CALL_CONFIGS};
 use crate::types::*;
 
-/// The size of the offload bundle at `p`, read from its header: the end of its last entry.
-///
-/// # Safety
-/// `p` must point at a readable offload bundle.
-unsafe fn bundle_size(p: *const u8) -> Option<usize> {
+/// Where the bytes of an image are read from: a slice (bounded), or the program's memory
+/// behind a bare pointer (the HIP API hands fat binaries and module images over without a
+/// size, which is read off their headers).
+pub trait ImageBytes {
+    /// `len` bytes at offset `at`, if available.
+    fn bytes(&self, at: usize, len: usize) -> Option<&[u8]>;
+
+    /// The little-endian u64 at `at`.
+    fn u64_at(&self, at: usize) -> Option<u64> {
+        Some(u64::from_le_bytes(self.bytes(at, 8)?.try_into().ok()?))
+    }
+
+    /// The little-endian u16 at `at`.
+    fn u16_at(&self, at: usize) -> Option<u16> {
+        Some(u16::from_le_bytes(self.bytes(at, 2)?.try_into().ok()?))
+    }
+}
+
+impl ImageBytes for [u8] {
+    fn bytes(&self, at: usize, len: usize) -> Option<&[u8]> {
+        self.get(at..at.checked_add(len)?)
+    }
+}
+
+/// An image in the program's memory, at a pointer the program vouches for.
+pub struct InMemory(*const u8);
+
+impl InMemory {
+    /// The image at `p`.
+    ///
+    /// # Safety
+    /// `p` must point at a whole, readable image (as the HIP API requires of its callers).
+    pub unsafe fn new(p: *const u8) -> InMemory {
+        InMemory(p)
+    }
+}
+
+impl ImageBytes for InMemory {
+    fn bytes(&self, at: usize, len: usize) -> Option<&[u8]> {
+        // SAFETY: the caller of the HIP API guarantees the image is readable; the header
+        // parsers below read only fields their earlier reads showed to be in the image.
+        Some(unsafe { std::slice::from_raw_parts(self.0.add(at), len) })
+    }
+}
+
+/// Most entries an offload bundle may have, and longest entry id, for the size read off a
+/// bundle header (real bundles have a handful of entries with ids of tens of bytes).
+const MAX_BUNDLE_ENTRIES: u64 = 4096;
+const MAX_BUNDLE_ID: u64 = 4096;
+
+/// The size of the offload bundle in `b`, read from its header: the end of its last entry.
+pub fn bundle_size(b: &(impl ImageBytes + ?Sized)) -> Option<usize> {
     const MAGIC: &[u8] = b"__CLANG_OFFLOAD_BUNDLE__";
-    if std::slice::from_raw_parts(p, MAGIC.len()) != MAGIC {
+    if b.bytes(0, MAGIC.len())? != MAGIC {
         return None;
     }
-    let read_u64 =
-        |at: usize| u64::from_le_bytes(std::ptr::read_unaligned(p.add(at) as *const [u8; 8]));
-    let count = read_u64(24);
-    if count > 4096 {
+    let count = b.u64_at(24)?;
+    if count > MAX_BUNDLE_ENTRIES {
         return None;
     }
     let mut at = 32usize;
     let mut end = at;
     for _ in 0..count {
-        let (offset, size, id_len) = (read_u64(at), read_u64(at + 8), read_u64(at + 16));
-        if id_len > 4096 {
+        let (offset, size, id_len) = (b.u64_at(at)?, b.u64_at(at + 8)?, b.u64_at(at + 16)?);
+        if id_len > MAX_BUNDLE_ID {
             return None;
         }
         at += 24 + id_len as usize;
-        end = end.max(at).max(offset.checked_add(size)? as usize);
+        end = end
+            .max(at)
+            .max(usize::try_from(offset.checked_add(size)?).ok()?);
     }
     Some(end)
 }
 
-/// The size of an ELF file at `p`, from its header: the end of its section header table or
-/// of its last program segment, whichever is further.
-///
-/// # Safety
-/// `p` must point at a readable 64-bit ELF file.
-pub(crate) unsafe fn elf_size(p: *const u8) -> Option<usize> {
-    if std::slice::from_raw_parts(p, 4) != b"\x7fELF" {
+/// The size of the 64-bit ELF file in `b`, from its header: the end of its section header
+/// table or of its last program segment, whichever is further.
+pub fn elf_size(b: &(impl ImageBytes + ?Sized)) -> Option<usize> {
+    if b.bytes(0, 4)? != b"\x7fELF" || b.bytes(4, 1)? != [2] {
         return None;
     }
-    let u64_at =
-        |at: usize| u64::from_le_bytes(std::ptr::read_unaligned(p.add(at) as *const [u8; 8]));
-    let u16_at =
-        |at: usize| u16::from_le_bytes(std::ptr::read_unaligned(p.add(at) as *const [u8; 2]));
-    let (phoff, shoff) = (u64_at(0x20), u64_at(0x28));
-    let (phentsize, phnum) = (u16_at(0x36) as u64, u16_at(0x38) as u64);
-    let (shentsize, shnum) = (u16_at(0x3a) as u64, u16_at(0x3c) as u64);
-    let mut end = shoff + shentsize * shnum;
+    let (phoff, shoff) = (b.u64_at(0x20)?, b.u64_at(0x28)?);
+    let (phentsize, phnum) = (u64::from(b.u16_at(0x36)?), u64::from(b.u16_at(0x38)?));
+    let (shentsize, shnum) = (u64::from(b.u16_at(0x3a)?), u64::from(b.u16_at(0x3c)?));
+    let mut end = shoff.checked_add(shentsize.checked_mul(shnum)?)?;
     for i in 0..phnum {
-        let ph = phoff + i * phentsize;
-        end = end.max(u64_at(ph as usize + 8) + u64_at(ph as usize + 32));
+        let ph = usize::try_from(phoff.checked_add(i.checked_mul(phentsize)?)?).ok()?;
+        let (offset, filesz) = (
+            b.u64_at(ph.checked_add(8)?)?,
+            b.u64_at(ph.checked_add(32)?)?,
+        );
+        end = end.max(offset.checked_add(filesz)?);
     }
     usize::try_from(end).ok()
 }
 
-/// The size of a code object or offload bundle handed over as a bare pointer.
-///
-/// # Safety
-/// `p` must point at a readable code object or bundle.
-pub(crate) unsafe fn image_size(p: *const u8) -> Option<usize> {
-    bundle_size(p).or_else(|| elf_size(p))
+/// The size of a code object or offload bundle.
+pub fn image_size(b: &(impl ImageBytes + ?Sized)) -> Option<usize> {
+    bundle_size(b).or_else(|| elf_size(b))
 }
 
 /// Registers the fat binary hipcc embeds (`__hip_fatbin_wrapper`); returns the handle the
@@ -79,7 +120,7 @@ pub unsafe extern "C" fn __hipRegisterFatBinary(data: *const c_void) -> *mut *mu
         Vec::new()
     } else {
         let p = (*w).binary as *const u8;
-        match bundle_size(p) {
+        match bundle_size(&InMemory::new(p)) {
             Some(n) => std::slice::from_raw_parts(p, n).to_vec(),
             None => {
                 eprintln!(
