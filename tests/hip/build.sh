@@ -15,7 +15,9 @@
 set -euo pipefail
 
 PROGRAMS=(vector_add reduce_shared atomics atomic64 streams_events templates wave_intrinsics symbols
-          dynamic_shared managed_host module_api)
+          dynamic_shared managed_host module_api fault)
+# Built a second time as code-object v5 (`<program>_cov5`).
+COV5_PROGRAMS=(vector_add dynamic_shared wave_intrinsics symbols fault)
 DEFAULT_TARGETS=(gfx900 gfx906 gfx908 gfx90a gfx940)
 
 usage() {
@@ -81,6 +83,11 @@ for t in "${BUILD_TARGETS[@]}"; do
     for p in "${PROGRAMS[@]}"; do
         echo "$t exe $p" >> "$JOBLIST"
     done
+    # hipcc 5.2 writes code-object v4 by default; these also run as v5 code objects (other
+    # hidden arguments: block counts, group sizes, dynamic LDS size, ...).
+    for p in "${COV5_PROGRAMS[@]}"; do
+        echo "$t cov5 $p" >> "$JOBLIST"
+    done
 done
 
 # Builds one job; its compiler output goes to a log printed on failure.
@@ -94,12 +101,16 @@ build_one() {
     if [ "$kind" = genco ]; then
         cmd=("$HIPCC" --genco --offload-arch="$t" "${extra[@]}" "$SRC_DIR/$name.hip"
              -o "$OUTDIR/$t/$name.$t.co")
+    elif [ "$kind" = cov5 ]; then
+        log="$OUTDIR/$t/${name}_cov5.log"
+        cmd=("$HIPCC" -std=c++17 -O2 --offload-arch="$t" -mcode-object-version=5 "${extra[@]}"
+             "$SRC_DIR/$name.hip" -o "$OUTDIR/$t/${name}_cov5")
     else
         cmd=("$HIPCC" -std=c++17 -O2 --offload-arch="$t" "${extra[@]}" "$SRC_DIR/$name.hip"
              -o "$OUTDIR/$t/$name")
     fi
     if "${cmd[@]}" >"$log" 2>&1; then
-        echo "built $t/$name$([ "$kind" = genco ] && echo ".$t.co")"
+        echo "built $t/$name$([ "$kind" = genco ] && echo ".$t.co")$([ "$kind" = cov5 ] && echo "_cov5")"
         rm -f "$log"
     else
         echo "error: build of $t/$name failed: ${cmd[*]}" >&2
