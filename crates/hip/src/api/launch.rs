@@ -300,18 +300,20 @@ pub unsafe extern "C" fn hip_hcc_module_launch_kernel(
     start: *mut c_void,
     stop: *mut c_void,
 ) -> hipError_t {
-    guard("hipHccModuleLaunchKernel", || {
-        ext_module_launch(
-            "hipHccModuleLaunchKernel",
-            f,
-            [gx, gy, gz],
-            [lx, ly, lz],
-            shared,
-            stream,
-            kernel_params,
-            extra,
-            start,
-            stop,
-        )
-    })
+    hip_ext_module_launch_kernel(
+        f,
+        gx,
+        gy,
+        gz,
+        lx,
+        ly,
+        lz,
+        shared,
+        stream,
+        kernel_params,
+        extra,
+        start,
+        stop,
+        0,
+    )
 }
