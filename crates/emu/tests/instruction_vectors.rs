@@ -91,6 +91,15 @@ fn write(state: &mut State, a: &Assign, buf: u64) -> Result<(), String> {
         }
         Loc::Scc => state.wave.scc = dwords(&a.value, 0, buf, 1)[0] != 0,
         Loc::Mode => state.wave.mode.bits = dwords(&a.value, 0, buf, 1)[0],
+        Loc::ScratchBase | Loc::ScratchPerLane => {
+            let d = dwords(&a.value, 0, buf, 2);
+            let v = d[0] as u64 | (d[1] as u64) << 32;
+            if a.loc == Loc::ScratchBase {
+                state.wave.scratch_base = v;
+            } else {
+                state.wave.scratch_per_lane = v;
+            }
+        }
         Loc::Mem { offset, bytes } => {
             let v = dwords(&a.value, 0, buf, 2);
             let all = v[0] as u64 | (v[1] as u64) << 32;
@@ -186,6 +195,8 @@ fn check(state: &State, a: &Assign, buf: u64) -> Vec<String> {
         }
         Loc::Scc => cmp(String::new(), &a.value, 0, state.wave.scc as u64, 1),
         Loc::Mode => cmp(String::new(), &a.value, 0, state.wave.mode.bits as u64, 32),
+        Loc::ScratchBase => cmp(String::new(), &a.value, 0, state.wave.scratch_base, 64),
+        Loc::ScratchPerLane => cmp(String::new(), &a.value, 0, state.wave.scratch_per_lane, 64),
         Loc::Mem { offset, bytes } => {
             let mut b = [0u8; 8];
             match state.mem.read_into(buf + offset, &mut b[..bytes as usize]) {

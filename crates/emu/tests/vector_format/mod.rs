@@ -38,6 +38,10 @@ pub enum Loc {
     Scc,
     /// The MODE register.
     Mode,
+    /// The wave's private (scratch) memory: base address of its slots.
+    ScratchBase,
+    /// The wave's private (scratch) memory: bytes per lane.
+    ScratchPerLane,
     /// Global memory at `buf + offset`, `bytes` wide.
     Mem { offset: u64, bytes: u8 },
     /// LDS at `offset`, `bytes` wide.
@@ -51,6 +55,7 @@ impl Loc {
             Loc::Sreg { count, .. } | Loc::Vreg { count, .. } => 32 * (*count).min(2) as u32,
             Loc::Scc => 1,
             Loc::Mode => 32,
+            Loc::ScratchBase | Loc::ScratchPerLane => 64,
             Loc::Mem { bytes, .. } | Loc::Lds { bytes, .. } => 8 * *bytes as u32,
         }
     }
@@ -322,6 +327,12 @@ fn parse_loc(s: &str) -> Result<Loc, String> {
     }
     if s == "mode" {
         return Ok(Loc::Mode);
+    }
+    if s == "scratch_base" {
+        return Ok(Loc::ScratchBase);
+    }
+    if s == "scratch_per_lane" {
+        return Ok(Loc::ScratchPerLane);
     }
     if let Some((i, c)) = sreg_named(s) {
         return Ok(Loc::Sreg { index: i, count: c });
