@@ -257,7 +257,14 @@ fn run_case(case: &Case, processor: &str) -> Result<Vec<(Gen, u16)>, String> {
     for a in &case.inputs {
         write(&mut state, a, buf)?;
     }
-    snippet.run(&mut state).map_err(|f| format!("fault: {f}"))?;
+    match (snippet.run(&mut state), &case.fault) {
+        (Ok(_), None) => {}
+        (Err(f), Some(text)) if f.to_string().contains(text.as_str()) => {}
+        (Ok(_), Some(text)) => {
+            return Err(format!("expected a fault saying `{text}`, the run ended"))
+        }
+        (Err(f), _) => return Err(format!("fault: {f}")),
+    }
     let bad: Vec<String> = case
         .outputs
         .iter()

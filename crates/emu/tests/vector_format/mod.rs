@@ -21,6 +21,8 @@ pub struct Case {
     pub inputs: Vec<Assign>,
     /// Checks after the run.
     pub outputs: Vec<Assign>,
+    /// The run must stop with a fault whose message contains this text (`fault=TEXT`).
+    pub fault: Option<String>,
 }
 
 /// A place in the wave or memory.
@@ -242,8 +244,16 @@ pub fn parse_file(name: &str, text: &str) -> Result<Vec<Case>, FormatError> {
                 return Err(err(format!("the assembly does not use `{r}`")));
             }
             let inputs = parse_assigns(ins).map_err(err)?;
-            let outputs = parse_assigns(outs).map_err(err)?;
-            if outputs.is_empty() {
+            let (faults, outs): (Vec<&str>, Vec<&str>) = outs
+                .split_whitespace()
+                .partition(|t| t.starts_with("fault="));
+            let fault = match faults.as_slice() {
+                [] => None,
+                [f] => Some(f["fault=".len()..].to_string()),
+                _ => return Err(err("at most one `fault=`".into())),
+            };
+            let outputs = parse_assigns(&outs.join(" ")).map_err(err)?;
+            if outputs.is_empty() && fault.is_none() {
                 return Err(err("a case checks at least one output".into()));
             }
             cases.push(Case {
@@ -253,6 +263,7 @@ pub fn parse_file(name: &str, text: &str) -> Result<Vec<Case>, FormatError> {
                 asm,
                 inputs,
                 outputs,
+                fault,
             });
         }
     }
