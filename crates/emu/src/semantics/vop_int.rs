@@ -6,22 +6,31 @@
 use gcnkit_isa::{Gen, Instruction, Mnemonic as M, Role};
 
 use crate::exec::{Env, ExecFn, Fault, Flow};
-use crate::program::{BuildContext, Op};
+use crate::program::{BuildContext, Op, Src};
 use crate::semantics::valu::{
     lane_mask, lane_selects, scalar64, src16, src32, src32_ref, src64, write16, write32, write64,
     write_mask, Lanes64,
 };
-use crate::wave::{Lanes, Wave, LANES};
+use crate::wave::{Lanes, Wave, ACC_BASE, LANES};
 use crate::{binary32, ternary32, unary32};
 
 /// The semantic function for `inst`, if it is an integer VALU operation.
 pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option<ExecFn> {
-    let _ = (ctx, op);
+    let _ = ctx;
     let def = inst.def();
     let gen = inst.gen;
     let has_sdst = def.operand(Role::Sdst).is_some();
     Some(match def.op {
-        M::VMovB32 | M::VAccvgprMovB32 => mov_b32,
+        M::VMovB32 => mov_b32,
+        M::VAccvgprMovB32 => {
+            // AccVGPR to AccVGPR (CDNA2/CDNA3 ISA, VOP1 V_ACCVGPR_MOV_B32; LLVM copies AGPR to
+            // AGPR with it): both fields name AccVGPRs although they encode as VGPRs.
+            if let Src::Vreg(r) = op.src[0] {
+                op.src[0] = Src::Vreg(ACC_BASE + (r % ACC_BASE));
+            }
+            op.vdst = ACC_BASE + (op.vdst % ACC_BASE);
+            mov_b32
+        }
         M::VMovB64 => mov_b64,
         M::VNotB32 => not_b32,
         M::VBfrevB32 => bfrev_b32,
