@@ -102,13 +102,15 @@ fn barrier(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
     Ok(Flow::Barrier)
 }
 
-/// `s_trap N`: trap id 2 is `llvm.trap` (abort), 3 `llvm.debugtrap` and 1 a debugger
-/// breakpoint, which are no-ops without a debugger (see docs/emulator-abi.md). Every other
-/// id reaches the runtime's trap handler, which reports it: the dispatch stops.
+/// `s_trap N` (docs/emulator-abi.md §12.2, the AMDHSA trap handler ABI): trap id 3 is
+/// `llvm.debugtrap`, a no-op without a debugger; 2 is `llvm.trap` (abort); 1 is the
+/// debugger's breakpoint, which halts the wave for a debugger that is not there: an error.
+/// Every other id reaches the runtime's trap handler, which reports it: the dispatch stops.
 fn trap(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
     let id = op.imm as u32 & 0xff;
     match id {
-        1 | 3 => Ok(Flow::Next),
+        3 => Ok(Flow::Next),
+        1 => Err(Fault::Trap(id, ": breakpoint trap without a debugger")),
         2 => Err(Fault::Trap(id, ": llvm.trap / __builtin_trap")),
         _ => Err(Fault::Trap(id, "")),
     }
