@@ -224,13 +224,18 @@ fn bfe(a: u32, b: u32, c: u32) -> u32 {
     }
 }
 ternary32!(bfe_u32, |a, b, c, m| bfe(a, b, c));
+// Vega ISA 12.8 V_BFE_I32 "D.i = (S0.i >> S1.u[4:0]) & ((1 << S2.u[4:0]) - 1)", the field
+// sign-extended. S0.i is shifted arithmetically, so a field reaching past bit 31 takes copies of
+// S0's sign, as s_bfe_i32 does (CLRX GcnInstrsVop3.md and LLVM's constant folder: S0.i >> offset
+// when offset + width >= 32; e.g. bfe_i32(0x80000000, 28, 8) = 0xfffffff8).
 ternary32!(bfe_i32, |a, b, c, m| {
+    let off = b & 31;
     let width = c & 31;
     if width == 0 {
         0
     } else {
-        let v = bfe(a, b, c);
-        ((v << (32 - width)) as i32 >> (32 - width)) as u32
+        let v = (a as i32 as i64) >> off;
+        ((v << (64 - width)) >> (64 - width)) as u32
     }
 });
 ternary32!(bfi_b32, |a, b, c, m| (a & b) | (!a & c));
