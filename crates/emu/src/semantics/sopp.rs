@@ -116,10 +116,16 @@ fn trap(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
     }
 }
 
-/// `s_sendmsg`: compute kernels send no messages that change their results (MSG_DEALLOC_VGPRS
-/// and the like only release resources), so they are accepted and dropped.
-fn send_message(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
-    Ok(Flow::Next)
+/// `s_sendmsg`: the message id is SIMM16[3:0] (gfx6-gfx9/CDNA). MSG_INTERRUPT (1) has no effect
+/// on the wave and is dropped; every other message belongs to graphics, context switching or
+/// the trap handler, and stops with an error (docs/emulator-abi.md §12.3).
+fn send_message(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    match op.imm as u32 & 0xf {
+        1 => Ok(Flow::Next),
+        id => Err(Fault::Unsupported(format!(
+            "unsupported s_sendmsg: message id {id} (only MSG_INTERRUPT is emulated)"
+        ))),
+    }
 }
 
 /// Address of the operation after `op`.
