@@ -86,6 +86,19 @@ pub fn illegal_instruction(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flo
     Err(Fault::Illegal(op.inst.bits as u32))
 }
 
+/// MODE.VSKIP.
+const MODE_VSKIP: u32 = 1 << 28;
+
+/// True for the vector instructions VSKIP skips: VALU, interpolation, LDS/GDS, buffer, image,
+/// flat and export.
+fn is_vector(op: &Op) -> bool {
+    use gcnkit_isa::Encoding as E;
+    !matches!(
+        op.inst.def().encoding,
+        E::Sop1 | E::Sop2 | E::Sopc | E::Sopk | E::Sopp | E::Smrd | E::Smem
+    )
+}
+
 /// True for the vector-ALU encodings index mode applies to.
 fn is_valu(op: &Op) -> bool {
     use gcnkit_isa::Encoding as E;
@@ -142,6 +155,11 @@ pub fn run_wave(
         }
         wave.pc += 1;
         wave.instructions += 1;
+        // VSKIP (MODE bit 28, s_setvskip): "no VOP*/M*BUF/MIMG/DS/FLAT instructions are
+        // issued" (CDNA4 ISA S_SETVSKIP); they pass without effect.
+        if wave.mode.bits & MODE_VSKIP != 0 && is_vector(op) {
+            continue;
+        }
         // VGPR index mode (gfx8+): while MODE.GPR_IDX_EN is set, the VALU operands M0[15:12]
         // enables read and write the VGPR M0[7:0] further on (Vega/CDNA ISA S_SET_GPR_IDX_ON).
         let indexed;
