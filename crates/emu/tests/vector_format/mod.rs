@@ -430,9 +430,10 @@ fn is_float_literal(s: &str) -> bool {
     let t = s.strip_prefix('-').unwrap_or(s);
     matches!(t, "inf" | "nan")
         || (t.starts_with(|c: char| c.is_ascii_digit())
-            && !t.starts_with("0x")
-            && !t.starts_with("0b")
-            && t.contains(['.', 'e', 'E']))
+            && t.contains(['.', 'e', 'E'])
+            && t.chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+            && t.parse::<f64>().is_ok())
 }
 
 fn parse_value(s: &str, loc: &Loc) -> Result<Value, String> {
