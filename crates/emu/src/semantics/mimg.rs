@@ -550,7 +550,7 @@ impl Layout {
     }
 
     /// The address of a texel whose indices are in range.
-    fn addr(&self, t: &Tex, level: usize, x: u64, y: u64, z: u64, slice: u64, frag: u64) -> u64 {
+    fn addr(&self, t: &Tex, (level, x, y, z, slice, frag): Texel) -> u64 {
         let lv = &self.levels[level & 15];
         let e = (((slice * lv.d + z) * lv.h + y) * lv.pitch + x) * self.samples + frag;
         t.base.wrapping_add(lv.offset).wrapping_add(e * self.bpe) & ((1 << 48) - 1)
@@ -789,8 +789,8 @@ fn load<const MIP: bool, const PCK: bool, const SGN: bool>(
         let mut a = AddrIn::new(w, op);
         let pos = texel_coords(&mut a, &t, &lay, MIP, l);
         let c = match pos {
-            Some((lv, x, y, z, s, f)) => {
-                let raw = read_raw(env, lay.addr(&t, lv, x, y, z, s, f), fmt.bytes)?;
+            Some(pos) => {
+                let raw = read_raw(env, lay.addr(&t, pos), fmt.bytes)?;
                 if PCK {
                     std::array::from_fn(|i| {
                         if i >= fmt.count {
@@ -850,8 +850,8 @@ fn store<const MIP: bool, const PCK: bool>(
             continue;
         }
         let mut a = AddrIn::new(w, op);
-        if let Some((lv, x, y, z, s, f)) = texel_coords(&mut a, &t, &lay, MIP, l) {
-            let p = lay.addr(&t, lv, x, y, z, s, f);
+        if let Some(pos) = texel_coords(&mut a, &t, &lay, MIP, l) {
+            let p = lay.addr(&t, pos);
             check_mapped(env, p, fmt.bytes)?;
             addrs[l] = Some(p);
         }
@@ -971,8 +971,8 @@ fn atomic<const OP: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow
             continue;
         }
         let mut a = AddrIn::new(w, op);
-        if let Some((lv, x, y, z, s, f)) = texel_coords(&mut a, &t, &lay, false, l) {
-            let p = lay.addr(&t, lv, x, y, z, s, f);
+        if let Some(pos) = texel_coords(&mut a, &t, &lay, false, l) {
+            let p = lay.addr(&t, pos);
             check_mapped(env, p, fmt.bytes)?;
             addrs[l] = Some(p);
         }
@@ -1133,7 +1133,7 @@ impl Fetcher<'_, '_> {
         }
         let p = self
             .lay
-            .addr(&self.t, level, idx[0], idx[1], idx[2], slice, 0);
+            .addr(&self.t, (level, idx[0], idx[1], idx[2], slice, 0));
         let raw = read_raw(self.env, p, self.fmt.bytes)?;
         Ok(swizzle(
             &self.t,
