@@ -538,7 +538,8 @@ impl Layout {
                 pitch,
                 offset,
             };
-            // At most 2^16 · 2^14 · 2^13 · 2^13 · 16 · 16 bytes per level: no overflow.
+            // Below 2^52 bytes per level (pitch 2^16 · height 2^14 · 16 bytes, times depth
+            // 2^13 for 3D, or slices 2^13 · samples 16 for arrays): no overflow.
             offset = offset.wrapping_add(pitch * h * d * slices * samples * bpe);
         }
         Layout {
@@ -1071,7 +1072,8 @@ fn read_sample_in(a: &mut AddrIn<'_>, t: &Tex, v: i64, l: usize) -> SampleIn {
 
 /// The texel index along an axis of `n` texels under clamp mode `mode`; `None`: border.
 fn address_mode(mode: u8, i: i64, n: i64) -> Option<i64> {
-    let mirror_once = |i: i64| if i < 0 { -1 - i } else { i };
+    // Saturating: coordinates of ±1e30 or ±inf arrive as i64::MIN / i64::MAX.
+    let mirror_once = |i: i64| if i < 0 { -(i + 1) } else { i };
     match mode {
         0 => Some(i.rem_euclid(n)),
         1 => {
@@ -1395,7 +1397,7 @@ fn filter_level(
             let u = x - 0.5;
             let i0 = u.floor();
             let a = u - i0;
-            [(i0 as i64, 1.0 - a), (i0 as i64 + 1, a)]
+            [(i0 as i64, 1.0 - a), ((i0 as i64).saturating_add(1), a)]
         } else {
             [(x.floor() as i64, 1.0), (0, 0.0)]
         };
@@ -1455,10 +1457,12 @@ fn gather_level(
     let i0 = u.floor() as i64;
     let pos: [(i64, i64); 4] = if v & var::GATHER_H != 0 {
         let j = vv.floor() as i64;
-        [(i0 - 1, j), (i0, j), (i0 + 1, j), (i0 + 2, j)]
+        let i = |d: i64| i0.saturating_add(d);
+        [(i(-1), j), (i(0), j), (i(1), j), (i(2), j)]
     } else {
         let j0 = (vv - 0.5).floor() as i64;
-        [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)]
+        let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
+        [(i0, j1), (i1, j1), (i1, j0), (i0, j0)]
     };
     let mut out = [0u32; 4];
     for (k, &(i, j)) in pos.iter().enumerate() {

@@ -605,6 +605,39 @@ fn bad_descriptors_fault_with_a_message_instead_of_panicking() {
     assert!(matches!(e, Some(Fault::Memory(_))), "{e:?}");
 }
 
+#[test]
+fn huge_and_infinite_coordinates_do_not_panic() {
+    // Every clamp mode, point and bilinear, sample and gather, at ±1e30, ±inf and NaN.
+    let t = T::new(0, DF_32, NF_FLOAT, 2, 2);
+    for clamp in 0..8 {
+        for linear in [false, true] {
+            let s = S {
+                clamp,
+                linear,
+                ..S::point()
+            };
+            for x in [1e30f32, -1e30, f32::INFINITY, f32::NEG_INFINITY, f32::NAN] {
+                for asm in [
+                    SAMPLE,
+                    "image_gather4 v[20:23], v[0:1], s[0:7], s[8:11] dmask:0x1",
+                    "image_sample_o v20, v[0:2], s[0:7], s[8:11] dmask:0x1",
+                    "image_sample_l v20, v[0:2], s[0:7], s[8:11] dmask:0x1",
+                ] {
+                    let v = [x.to_bits(), x.to_bits(), x.to_bits()];
+                    let r = run("gfx900", asm, 0, |w, mem, _| {
+                        let base = image(mem, &quad_1234());
+                        descriptors(w, "gfx900", &T { base, ..t }, &s);
+                        for (i, &x) in v.iter().enumerate() {
+                            w.v[i] = [x; 64];
+                        }
+                    });
+                    assert!(r.is_ok(), "{asm} {x} clamp {clamp}");
+                }
+            }
+        }
+    }
+}
+
 // ---- stores ------------------------------------------------------------------------------
 
 #[test]
