@@ -1666,3 +1666,144 @@ fn every_image_row_assembles_and_runs_on_every_generation() {
     // Rows × generations where they exist (gfx90a has 29 of them).
     assert!(ran > 400, "{ran}");
 }
+
+// ---- more address forms ------------------------------------------------------------------
+
+#[test]
+fn msaa_loads_read_the_fragment_after_the_coordinates() {
+    // 2D MSAA (TYPE 14), 2×1 texels, LAST_LEVEL 2 = 4 samples stored next to each other:
+    // (x 1, fragment 3) is element 1 · 4 + 3 = 7; fragment 4 is out of range.
+    let b: Vec<u32> = (0..8).map(|i| 100 + i).collect();
+    let t = T {
+        ty: 14,
+        last_level: 2,
+        ..T::new(0, DF_32, NF_UINT, 2, 1)
+    };
+    let asm = "image_load v20, v[0:2], s[0:7] dmask:0x1 unorm";
+    let r = go("gfx900", asm, &u32s(&b), t, S::point(), &[1, 0, 3]);
+    assert_eq!(r.wave.v[20][0], 107);
+    let r = go("gfx900", asm, &u32s(&b), t, S::point(), &[1, 0, 4]);
+    assert_eq!(r.wave.v[20][0], 0);
+}
+
+#[test]
+fn sample_address_order_offset_bias_compare_then_coordinates() {
+    // image_sample_c_b_o: offset, bias, z-compare, u, v (SI §8.2 image opcodes with a
+    // sampler). Offset +1 in x from texel (0, 0) reaches texel (1, 0) = 0.2; bias 0 on a
+    // single level; ref 0.15 LESS 0.2 passes.
+    let b = f32s(&[0.1, 0.2, 0.3, 0.4]);
+    let t = T::new(0, DF_32, NF_FLOAT, 2, 2);
+    let s = S {
+        compare: 1,
+        ..S::point()
+    };
+    let v = [
+        1,
+        0.0f32.to_bits(),
+        0.15f32.to_bits(),
+        0.25f32.to_bits(),
+        0.25f32.to_bits(),
+    ];
+    let asm = "image_sample_c_b_o v20, v[0:4], s[0:7], s[8:11] dmask:0x1";
+    let r = go("gfx803", asm, &b, t, s, &v);
+    assert_eq!(f(r.wave.v[20][0]), 1.0);
+    // Without the offset texel (0, 0) = 0.1 fails the same compare.
+    let v = [
+        0,
+        0.0f32.to_bits(),
+        0.15f32.to_bits(),
+        0.25f32.to_bits(),
+        0.25f32.to_bits(),
+    ];
+    let r = go("gfx803", asm, &b, t, s, &v);
+    assert_eq!(f(r.wave.v[20][0]), 0.0);
+}
+
+#[test]
+fn a16_derivatives_take_one_vgpr_per_direction() {
+    // a16 (LLVM packImage16bitOpsToDwords): v0 = (dx/dh, dy/dh), v1 = (dx/dv, dy/dv),
+    // v2 = (u, v). dx/dh = 0.5 (f16 0x3800) on the 4-wide base: LOD 1 → level 1 (2.0).
+    let (bytes, t) = mips_123();
+    let s = point_mips();
+    let u = half::f16::from_f32(0.1).to_bits() as u32;
+    let asm = "image_sample_d v20, v[0:2], s[0:7], s[8:11] dmask:0x1 a16";
+    let r = go("gfx900", asm, &bytes, t, s, &[0x3800, 0, u | u << 16]);
+    assert_eq!(f(r.wave.v[20][0]), 2.0);
+}
+
+#[test]
+fn gfx803_d16_store_reads_one_half_per_register_and_gfx90a_acc_data() {
+    // gfx803 (unpacked d16): X from v20[15:0], Y from v21[15:0].
+    let t = T::new(0, DF_32_32, NF_FLOAT, 1, 1);
+    let r = run(
+        "gfx803",
+        "image_store v[20:21], v[0:1], s[0:7] dmask:0x3 unorm d16",
+        0,
+        |w, mem, _| {
+            let base = image(mem, &[0; 8]);
+            descriptors(w, "gfx803", &T { base, ..t }, &S::point());
+            w.v[20] = [0xffff_3c00; 64];
+            w.v[21] = [0xffff_4000; 64];
+        },
+    )
+    .unwrap();
+    assert_eq!(r.mem.load_u32(base_of(&r)).unwrap(), 1.0f32.to_bits());
+    assert_eq!(r.mem.load_u32(base_of(&r) + 4).unwrap(), 2.0f32.to_bits());
+    // gfx90a: bit 16 is acc, the data goes to AccVGPRs.
+    let t = T::new(0, DF_8_8_8_8, NF_UNORM, 4, 4);
+    let r = run(
+        "gfx90a",
+        "image_load a[4:5], v[0:1], s[0:7] dmask:0x3 unorm",
+        0,
+        |w, mem, _| {
+            let base = image(mem, &rgba8_4x4());
+            descriptors(w, "gfx90a", &T { base, ..t }, &S::point());
+            w.v[0] = [1; 64];
+            w.v[1] = [2; 64];
+        },
+    )
+    .unwrap();
+    let acc = crate::wave::ACC_BASE as usize;
+    assert_eq!(
+        [f(r.wave.v[acc + 4][0]), f(r.wave.v[acc + 5][0])],
+        [0.2, 0.4]
+    );
+}
+
+#[test]
+fn get_resinfo_of_1d_and_cube_with_a_partial_dmask() {
+    // 1D 16 wide, levels 0..=4: mip 2 is 4 wide, height 1; dmask 0x9 gives X and W.
+    let t = T {
+        ty: T1D,
+        last_level: 4,
+        ..T::new(0, DF_32, NF_UINT, 16, 1)
+    };
+    let r = go(
+        "gfx700",
+        "image_get_resinfo v[20:21], v0, s[0:7] dmask:0x9",
+        &[0; 4],
+        t,
+        S::point(),
+        &[2],
+    );
+    assert_eq!([r.wave.v[20][0], r.wave.v[21][0]], [4, 5]);
+    assert_eq!(r.wave.v[22][0], SENTINEL);
+    // Cube 8×8 with slices 0..=11 (two cubes): Z = 12 (Mesa divides by 6 itself).
+    let t = T {
+        ty: TCUBE,
+        last_array: 11,
+        ..T::new(0, DF_32, NF_UINT, 8, 8)
+    };
+    let r = go(
+        "gfx803",
+        "image_get_resinfo v[20:22], v0, s[0:7] dmask:0x7",
+        &[0; 4],
+        t,
+        S::point(),
+        &[0],
+    );
+    assert_eq!(
+        [r.wave.v[20][0], r.wave.v[21][0], r.wave.v[22][0]],
+        [8, 8, 12]
+    );
+}
