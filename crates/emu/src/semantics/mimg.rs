@@ -1285,7 +1285,8 @@ fn sample(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
 /// The array slice of a sample: rounded to nearest, clamped to the visible slices; cube
 /// maps take the face from the third coordinate (cube arrays: `8 · slice + face`).
 fn sample_slice(t: &Tex, op: &Op, layer: f32) -> u64 {
-    let r = layer.round_ties_even().max(0.0);
+    // Slices are below 2^13 (and cube layers below 2^16): larger values only clamp.
+    let r = layer.round_ties_even().clamp(0.0, 65536.0);
     let r = if r.is_nan() { 0 } else { r as u64 };
     if t.is_cube() {
         let (slice, face) = if op.imm & DA != 0 {

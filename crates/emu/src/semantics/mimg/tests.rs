@@ -607,9 +607,23 @@ fn bad_descriptors_fault_with_a_message_instead_of_panicking() {
 
 #[test]
 fn huge_and_infinite_coordinates_do_not_panic() {
-    // Every clamp mode, point and bilinear, sample and gather, at ±1e30, ±inf and NaN.
-    let t = T::new(0, DF_32, NF_FLOAT, 2, 2);
-    for clamp in 0..8 {
+    // Every clamp mode, point and bilinear, sample and gather, at ±1e30, ±inf and NaN, on a
+    // 2D image, a 2D array and a cube array (the third coordinate is the slice or face).
+    let plain = T::new(0, DF_32, NF_FLOAT, 2, 2);
+    let array = T {
+        ty: T2D_ARRAY,
+        last_array: 1,
+        ..plain
+    };
+    let cube = T {
+        ty: TCUBE,
+        last_array: 11,
+        ..plain
+    };
+    for (t, clamp) in [plain, array, cube]
+        .into_iter()
+        .flat_map(|t| (0..8).map(move |c| (t, c)))
+    {
         for linear in [false, true] {
             let s = S {
                 clamp,
@@ -621,9 +635,9 @@ fn huge_and_infinite_coordinates_do_not_panic() {
                     SAMPLE,
                     "image_gather4 v[20:23], v[0:1], s[0:7], s[8:11] dmask:0x1",
                     "image_sample_o v20, v[0:2], s[0:7], s[8:11] dmask:0x1",
-                    "image_sample_l v20, v[0:2], s[0:7], s[8:11] dmask:0x1",
+                    "image_sample_l v20, v[0:3], s[0:7], s[8:11] dmask:0x1 da",
                 ] {
-                    let v = [x.to_bits(), x.to_bits(), x.to_bits()];
+                    let v = [x.to_bits(); 4];
                     let r = run("gfx900", asm, 0, |w, mem, _| {
                         let base = image(mem, &quad_1234());
                         descriptors(w, "gfx900", &T { base, ..t }, &s);
