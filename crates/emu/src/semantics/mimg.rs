@@ -963,7 +963,16 @@ fn atomic<const OP: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow
     let wide = match (dwords, fmt.bytes) {
         (0 | 1, 4) => false,
         (2, 8) => true,
-        _ => return Err(unsupported(op, &t, "atomic with this dmask")),
+        _ => {
+            return Err(Fault::Unsupported(format!(
+                "{}: an atomic with dmask {:#x} on {}-byte elements (image data format {}) is \
+                 not emulated (32-bit atomics need a 32-bit format, 64-bit ones 32_32)",
+                op.inst.mnemonic(),
+                op.imm & DMASK,
+                fmt.bytes,
+                dfmt_name(t.dfmt)
+            )))
+        }
     };
     let lay = Layout::new(&t, fmt.bytes as u64);
     let mut addrs = [None; LANES];

@@ -2005,3 +2005,20 @@ fn random_image_instructions_and_descriptors_never_panic() {
     }
     println!("{runs} random MIMG runs, {faults} ended in a fault");
 }
+
+#[test]
+fn an_atomic_on_a_format_of_the_wrong_size_names_it() {
+    // RGBA8 elements are 4 bytes, but a 64-bit (dmask 0x3) atomic needs 32_32.
+    let t = T::new(0, DF_8_8_8_8, NF_UINT, 1, 1);
+    let (e, _) = run_to_fault(
+        "gfx900",
+        "image_atomic_add v[20:21], v[0:1], s[0:7] dmask:0x3 unorm",
+        0,
+        |w, mem, _| {
+            let base = image(mem, &[0; 4]);
+            descriptors(w, "gfx900", &T { base, ..t }, &S::point());
+        },
+    );
+    let msg = e.unwrap().to_string();
+    assert!(msg.contains("dmask 0x3 on 4-byte elements"), "{msg}");
+}
