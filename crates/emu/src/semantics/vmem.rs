@@ -827,7 +827,7 @@ fn unsupported_format(op: &Op, dfmt: u8, nfmt: u8, what: &str) -> Fault {
 }
 
 /// True if the number format reads as floating point (its default 1 is 1.0).
-pub(super) fn float_nfmt(nfmt: u8) -> bool {
+fn float_nfmt(nfmt: u8) -> bool {
     !matches!(nfmt, 4 | 5)
 }
 
