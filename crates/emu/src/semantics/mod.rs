@@ -13,6 +13,8 @@ use crate::program::{BuildContext, Op};
 
 pub mod valu;
 
+pub(crate) mod mimg;
+
 mod ds;
 mod flat;
 mod mfma;
@@ -47,6 +49,7 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         Encoding::Ds => ds::select(inst, op, ctx),
         Encoding::Mubuf | Encoding::Mtbuf => vmem::select(inst, op, ctx),
         Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::select(inst, op, ctx),
+        Encoding::Mimg => mimg::select(inst, op, ctx),
         _ => None,
     }
 }
