@@ -1923,7 +1923,7 @@ fn run_words(mcpu: &str, code: &[u8], setup: impl FnOnce(&mut Wave, &mut Memory)
     let target = gcnkit_isa::Target::parse(mcpu, None).unwrap();
     let mut bytes = code.to_vec();
     bytes.extend(0xbf81_0000u32.to_le_bytes());
-    let program = crate::program::Program::decode(&target, &bytes, crate::testing::CODE_BASE);
+    let program = crate::program::Program::decode(&target, &bytes, crate::snippet::CODE_BASE);
     let mut wave = Wave::new();
     wave.set_exec(u64::MAX);
     let mut mem = Memory::new();
