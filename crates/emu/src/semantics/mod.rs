@@ -13,6 +13,8 @@ use crate::program::{BuildContext, Op};
 
 pub mod valu;
 
+mod control_stack;
+
 mod ds;
 mod flat;
 mod mfma;
