@@ -14,6 +14,7 @@ use crate::program::{BuildContext, Op};
 pub mod valu;
 
 mod control_stack;
+mod tfe;
 
 mod ds;
 mod flat;
