@@ -16,6 +16,7 @@ use gcnkit_isa::Gen;
 
 use crate::error::{EmuError, FaultReport};
 use crate::exec::{run_wave, Apertures, Env, Fault, Flow};
+use crate::exports::{Export, Exports, MAX_EXPORT_RECORDS};
 use crate::loader::{Kernel, Module};
 use crate::memory::Memory;
 use crate::wave::{sreg, Mode, Wave, WaveStatus, ACC_BASE, LANES};
@@ -77,7 +78,7 @@ impl Default for LaunchOptions {
 }
 
 /// What a launch did.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LaunchStats {
     /// Work-groups run.
     pub workgroups: u64,
@@ -87,6 +88,8 @@ pub struct LaunchStats {
     pub wave_instructions: u64,
     /// Seconds spent running the waves.
     pub exec_seconds: f64,
+    /// What the waves' `exp` instructions sent (none in compute kernels built for compute).
+    pub exports: Exports,
 }
 
 /// Flat aperture bases per generation (the values Linux/ROCm programs, §11.2 of the fact
@@ -549,12 +552,13 @@ fn run_launch(
     let stop = AtomicBool::new(false);
     let first_fault: Mutex<Option<(u64, FaultReport)>> = Mutex::new(None);
     let totals = Mutex::new(LaunchStats::default());
+    let exports: Mutex<(Vec<(u64, Export)>, u64)> = Mutex::new((Vec::new(), 0));
     let started = Instant::now();
     let mem_ref: &Memory = mem;
     std::thread::scope(|scope| {
         for t in 0..threads {
-            let (setup, next, stop, first_fault, totals) =
-                (&setup, &next, &stop, &first_fault, &totals);
+            let (setup, next, stop, first_fault, totals, exports) =
+                (&setup, &next, &stop, &first_fault, &totals, &exports);
             let body = move || {
                 let mut worker = Worker::new(setup, t);
                 let mut stats = LaunchStats::default();
@@ -578,6 +582,11 @@ fn run_launch(
                         }
                     }
                 }
+                if worker.export_count != 0 {
+                    let mut e = exports.lock().unwrap_or_else(|e| e.into_inner());
+                    e.0.append(&mut worker.exports);
+                    e.1 += worker.export_count;
+                }
                 let mut tot = totals.lock().unwrap_or_else(|e| e.into_inner());
                 tot.workgroups += stats.workgroups;
                 tot.waves += stats.waves;
@@ -592,6 +601,8 @@ fn run_launch(
     });
     let mut stats = totals.into_inner().unwrap_or_else(|e| e.into_inner());
     stats.exec_seconds = started.elapsed().as_secs_f64();
+    let (records, count) = exports.into_inner().unwrap_or_else(|e| e.into_inner());
+    stats.exports = Exports::from_unordered(records, count);
     if let Some((_, report)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(EmuError::Fault(Box::new(report)));
     }
@@ -683,12 +694,17 @@ fn write_hidden_args(
     }
 }
 
-/// A worker thread's reusable state: its waves and LDS.
+/// A worker thread's reusable state: its waves and LDS, and the exports its groups made.
 struct Worker<'s, 'a> {
     setup: &'s Setup<'a>,
     waves: Vec<Wave>,
     lds: Vec<u8>,
     thread: usize,
+    /// The worker's first [`MAX_EXPORT_RECORDS`] exports with their linear group index (a
+    /// worker takes groups in increasing order, so the launch's first records are among the
+    /// union of every worker's first ones).
+    exports: Vec<(u64, Export)>,
+    export_count: u64,
 }
 
 impl<'s, 'a> Worker<'s, 'a> {
@@ -700,6 +716,8 @@ impl<'s, 'a> Worker<'s, 'a> {
                 .collect(),
             lds: vec![0; setup.lds_bytes as usize],
             thread,
+            exports: Vec::new(),
+            export_count: 0,
         }
     }
 
@@ -766,6 +784,21 @@ impl<'s, 'a> Worker<'s, 'a> {
                 }
             } else if !progressed {
                 break;
+            }
+        }
+        for (wi, wave) in waves.iter_mut().enumerate() {
+            self.export_count += wave.exports.len() as u64;
+            for record in wave.exports.drain(..) {
+                if self.exports.len() < MAX_EXPORT_RECORDS {
+                    self.exports.push((
+                        g,
+                        Export {
+                            workgroup: id,
+                            wave: wi as u32,
+                            record,
+                        },
+                    ));
+                }
             }
         }
         stats.workgroups += 1;

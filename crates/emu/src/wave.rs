@@ -148,6 +148,8 @@ pub struct Wave {
     pub gpr_idx: Option<u32>,
     /// Priority set by `s_setprio` (kept for `s_getreg` only).
     pub priority: u32,
+    /// The exports this wave has made (`exp`), in program order; the dispatch takes them.
+    pub exports: Vec<crate::exports::ExportRecord>,
 }
 
 impl Wave {
@@ -167,6 +169,7 @@ impl Wave {
             scratch_per_lane: 0,
             gpr_idx: None,
             priority: 0,
+            exports: Vec::new(),
         }
     }
 
@@ -189,6 +192,7 @@ impl Wave {
         self.instructions = 0;
         self.gpr_idx = None;
         self.priority = 0;
+        self.exports.clear();
     }
 
     /// EXEC as a 64-bit mask.

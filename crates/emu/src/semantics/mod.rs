@@ -14,6 +14,7 @@ use crate::program::{BuildContext, Op};
 pub mod valu;
 
 mod control_stack;
+mod export;
 mod tfe;
 
 mod ds;
@@ -50,6 +51,7 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         Encoding::Ds => ds::select(inst, op, ctx),
         Encoding::Mubuf | Encoding::Mtbuf => vmem::select(inst, op, ctx),
         Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::select(inst, op, ctx),
+        Encoding::Exp => export::select(inst, op, ctx),
         _ => None,
     }
 }
