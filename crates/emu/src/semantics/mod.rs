@@ -15,6 +15,8 @@ pub mod valu;
 
 mod control_stack;
 mod export;
+mod interp;
+mod screen_partition;
 mod tfe;
 
 mod ds;
@@ -47,11 +49,14 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
                 .or_else(|| vop_float::select(inst, op, ctx))
                 .or_else(|| vop_packed::select(inst, op, ctx))
                 .or_else(|| mfma::select(inst, op, ctx))
+                .or_else(|| interp::select(inst, op, ctx))
+                .or_else(|| screen_partition::select(inst, op, ctx))
         }
         Encoding::Ds => ds::select(inst, op, ctx),
         Encoding::Mubuf | Encoding::Mtbuf => vmem::select(inst, op, ctx),
         Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::select(inst, op, ctx),
         Encoding::Exp => export::select(inst, op, ctx),
+        Encoding::Vintrp => interp::select(inst, op, ctx),
         _ => None,
     }
 }
