@@ -17,6 +17,7 @@ use gcnkit_isa::Gen;
 use crate::error::{EmuError, FaultReport};
 use crate::exec::{run_wave, Apertures, Env, Fault, Flow};
 use crate::exports::{Export, Exports, MAX_EXPORT_RECORDS};
+use crate::gds::{DispatchShape, Gds};
 use crate::loader::{Kernel, Module};
 use crate::memory::Memory;
 use crate::wave::{sreg, Mode, Wave, WaveStatus, ACC_BASE, LANES};
@@ -185,6 +186,8 @@ struct Setup<'a> {
     mode: Mode,
     apertures: Apertures,
     dispatch_id: u64,
+    /// The dispatch's GDS, shared by every worker thread.
+    gds: Gds,
 }
 
 /// Runs `kernel` of `module` over `grid` with `args` (one per explicit argument).
@@ -546,6 +549,13 @@ fn run_launch(
         mode: initial_mode(kernel, gen),
         apertures: ap,
         dispatch_id,
+        gds: Gds::new(
+            threads,
+            DispatchShape {
+                global: grid.global,
+                local: grid.local,
+            },
+        ),
     };
     let total = groups[0] as u64 * groups[1] as u64 * groups[2] as u64;
     let next = AtomicU64::new(0);
@@ -582,6 +592,8 @@ fn run_launch(
                         }
                     }
                 }
+                // This thread can release no GDS waiter any more.
+                setup.gds.thread_finished();
                 if worker.export_count != 0 {
                     let mut e = exports.lock().unwrap_or_else(|e| e.into_inner());
                     e.0.append(&mut worker.exports);
@@ -745,6 +757,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.lds.iter_mut().for_each(|b| *b = 0);
         for w in 0..nwaves {
             self.init_wave(w, id, size, items, nwaves);
+            self.waves[w as usize].group = g;
         }
         let waves = &mut self.waves[..nwaves as usize];
         let mut env = Env {
@@ -755,6 +768,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             apertures: s.apertures,
             clock: 0,
             trap_aborts: true,
+            gds: &s.gds,
         };
         loop {
             let mut progressed = false;

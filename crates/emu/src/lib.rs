@@ -14,6 +14,7 @@ pub mod dispatch;
 pub mod error;
 pub mod exec;
 pub mod exports;
+pub mod gds;
 pub mod launch;
 pub mod loader;
 pub mod memory;

@@ -82,6 +82,7 @@ pub fn run(
     let mut mem = Memory::new();
     setup(&mut wave, &mut mem);
     let mut lds = vec![0u8; 65536];
+    let gds = crate::gds::Gds::new(1, crate::gds::DispatchShape::SINGLE_WAVE);
     let mut env = Env {
         target: &target,
         mem: &mem,
@@ -93,6 +94,7 @@ pub fn run(
         },
         clock: 0,
         trap_aborts: true,
+        gds: &gds,
     };
     let mut flow = run_wave(&mut wave, &program, &mut env, 1_000_000)?;
     while flow == Flow::Barrier {

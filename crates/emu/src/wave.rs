@@ -139,6 +139,9 @@ pub struct Wave {
     pub instructions: u64,
     /// Index of this wave within its work-group.
     pub wave_in_group: u32,
+    /// Linear index of its work-group in the dispatch (x fastest), for the dispatch order
+    /// of `ds_ordered_count`.
+    pub group: u64,
     /// Base address of this wave's scratch slot (for flat/scratch private accesses).
     pub scratch_base: u64,
     /// Bytes of private memory per lane.
@@ -165,6 +168,7 @@ impl Wave {
             status: WaveStatus::Running,
             instructions: 0,
             wave_in_group: 0,
+            group: 0,
             scratch_base: 0,
             scratch_per_lane: 0,
             gpr_idx: None,

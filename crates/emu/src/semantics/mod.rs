@@ -15,6 +15,7 @@ pub mod valu;
 
 mod control_stack;
 mod export;
+mod gds;
 mod interp;
 mod screen_partition;
 mod tfe;

@@ -12,8 +12,7 @@
 //! no status register and fault with tfe, as do LDS loads (`lds` puts no data in VGPRs).
 //!
 //! The status register index is kept in `op.vdata1` (unused by MUBUF/MTBUF); the load itself
-//! is the operation `vmem::select` gives without TFE, found again when the instruction runs
-//! (TFE loads are rare: no register hint appears in compiled compute code).
+//! (what `vmem::select` chose, which ignores the tfe flag) is `op.inner`.
 
 use gcnkit_isa::{Instruction, Mnemonic as M};
 
@@ -22,7 +21,7 @@ use crate::program::{memflags, BuildContext, Op};
 use crate::wave::{Wave, LANES};
 
 /// The operation for `inst`, a MUBUF/MTBUF instruction with the tfe bit.
-pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> ExecFn {
+pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>, load: ExecFn) -> ExecFn {
     if op.mflags & memflags::LDS != 0 {
         return tfe_unsupported;
     }
@@ -53,17 +52,12 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> ExecFn
         _ => return tfe_unsupported,
     };
     op.vdata1 = op.vdata + n;
+    op.inner = load;
     load_with_status
 }
 
 fn load_with_status(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    let mut inner = *op;
-    inner.mflags &= !memflags::TFE;
-    let ctx = BuildContext { target: env.target };
-    let Some(load) = super::vmem::select(&op.inst, &mut inner, &ctx) else {
-        return tfe_unsupported(w, op, env);
-    };
-    let flow = load(w, &inner, env)?;
+    let flow = (op.inner)(w, op, env)?;
     let exec = w.exec();
     let status = &mut w.v[op.vdata1 as usize];
     for (lane, s) in status.iter_mut().enumerate().take(LANES) {

@@ -261,9 +261,6 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         op.mflags |= STRIDE18;
     }
     let lds = op.mflags & memflags::LDS != 0;
-    if op.mflags & memflags::TFE != 0 {
-        return Some(super::tfe::select(inst, op, ctx));
-    }
     let f: ExecFn = match inst.def().op {
         M::BufferWbinvl1
         | M::BufferWbinvl1Vol
@@ -321,9 +318,12 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         M::TbufferStoreFormatXyzw => store_format::<4, D32, false>,
         M::BufferLoadFormatD16HiX => load_format::<1, D16_HI, true, false>,
         M::BufferStoreFormatD16HiX => store_format::<1, D16_HI, true>,
-        _ if d16 == D16_PACKED => return select_d16::<D16_PACKED>(inst),
-        _ => return select_d16::<D16_UNPACKED>(inst),
+        _ if d16 == D16_PACKED => select_d16::<D16_PACKED>(inst)?,
+        _ => select_d16::<D16_UNPACKED>(inst)?,
     };
+    if op.mflags & memflags::TFE != 0 {
+        return Some(super::tfe::select(inst, op, ctx, f));
+    }
     Some(f)
 }
 
