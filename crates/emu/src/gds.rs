@@ -339,6 +339,28 @@ mod tests {
     }
 
     #[test]
+    fn release_all_frees_exactly_the_queued_waves() {
+        // Two waves wait on resource 7; release_all sets the counter to 2 (the queued waves),
+        // both pass and leave it at 0.
+        let g = Gds::new(3, DispatchShape::SINGLE_WAVE);
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| {
+                    g.gws_sema_p(7).unwrap();
+                    g.thread_finished();
+                });
+            }
+            while g.state().gws[7].waiting < 2 {
+                std::thread::yield_now();
+            }
+            g.gws_release_all(7);
+            g.thread_finished();
+        });
+        let st = g.state();
+        assert_eq!((st.gws[7].counter, st.gws[7].waiting), (0, 0));
+    }
+
+    #[test]
     fn a_barrier_releases_when_its_count_is_reached_across_threads() {
         // Four waves on four threads; init 3 (= waves - 1, as LLVM's ds.gws.init documents).
         let g = Gds::new(4, DispatchShape::SINGLE_WAVE);

@@ -229,19 +229,23 @@ mod tests {
         // the `v_mov_b32 v1, 7`. The fall-through (8 failing lanes) runs first; its join
         // pops the passing lanes and jumps; their join finds CSP = s10 = 0 and goes on with
         // EXEC = the passing lanes.
-        let r = run("gfx803", src, |w, _| {
-            w.s[10] = 0;
-            w.set_sreg64(30, !0xffu64); // 56 lanes pass, 8 fail
-        })
-        .unwrap();
-        for l in 0..64 {
-            let want = if l < 8 { 5 } else { 7 };
-            assert_eq!(r.wave.v[1][l], want, "lane {l}");
+        for mcpu in [
+            "gfx600", "gfx700", "gfx803", "gfx900", "gfx908", "gfx90a", "gfx940",
+        ] {
+            let r = run(mcpu, src, |w, _| {
+                w.s[10] = 0;
+                w.set_sreg64(30, !0xffu64); // 56 lanes pass, 8 fail
+            })
+            .unwrap();
+            for l in 0..64 {
+                let want = if l < 8 { 5 } else { 7 };
+                assert_eq!(r.wave.v[1][l], want, "{mcpu} lane {l}");
+            }
+            assert_eq!(r.wave.sreg64(0), !0xffu64, "{mcpu}");
+            assert_eq!(r.wave.sreg64(2), CODE_BASE + 24, "{mcpu}");
+            assert_eq!(r.wave.exec(), !0xffu64, "{mcpu}");
+            assert_eq!(r.wave.mode.bits >> CSP, 0, "{mcpu}");
         }
-        assert_eq!(r.wave.sreg64(0), !0xffu64);
-        assert_eq!(r.wave.sreg64(2), CODE_BASE + 24);
-        assert_eq!(r.wave.exec(), !0xffu64);
-        assert_eq!(r.wave.mode.bits >> CSP, 0);
     }
 
     #[test]
@@ -289,12 +293,16 @@ mod tests {
 
     #[test]
     fn rfe_jumps_to_its_operand() {
-        let r = run(
-            "gfx803",
-            "s_getpc_b64 s[0:1]\ns_add_u32 s0, s0, 12\ns_rfe_b64 s[0:1]\nv_mov_b32 v1, 1\nv_mov_b32 v2, 2",
-            |_, _| {},
-        )
-        .unwrap();
-        assert_eq!((r.wave.v[1][0], r.wave.v[2][0]), (0, 2));
+        for mcpu in [
+            "gfx600", "gfx700", "gfx803", "gfx900", "gfx908", "gfx90a", "gfx940",
+        ] {
+            let r = run(
+                mcpu,
+                "s_getpc_b64 s[0:1]\ns_add_u32 s0, s0, 12\ns_rfe_b64 s[0:1]\nv_mov_b32 v1, 1\nv_mov_b32 v2, 2",
+                |_, _| {},
+            )
+            .unwrap();
+            assert_eq!((r.wave.v[1][0], r.wave.v[2][0]), (0, 2), "{mcpu}");
+        }
     }
 }

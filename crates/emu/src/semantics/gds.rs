@@ -340,6 +340,15 @@ mod tests {
     /// for a next wave that does not exist.
     #[test]
     fn ordered_count_adds_in_turn() {
+        for mcpu in ["gfx600", "gfx700", "gfx803", "gfx908"] {
+            let (r, gds) = run(mcpu, "ds_ordered_count v1, v2 offset:772 gds", |w| {
+                w.s[M0] = 0x10;
+                w.v[2] = [7; 64];
+                w.v[1] = [9; 64];
+            });
+            assert_eq!(r.unwrap().v[1][0], 0, "{mcpu}");
+            assert_eq!(dword(&gds, 0x14), 7, "{mcpu}");
+        }
         let src = "ds_ordered_count v1, v2 offset:4 gds\n\
                    ds_ordered_count v3, v2 offset:772 gds\n\
                    ds_ordered_count v4, v2 offset:772 gds";
