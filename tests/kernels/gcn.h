@@ -223,6 +223,72 @@ GCN_OVL int clamp(int x, int lo, int hi) { return min(max(x, lo), hi); }
 GCN_OVL int abs_diff(int a, int b) { return a > b ? a - b : b - a; }
 GCN_OVL uint abs(int a) { return a < 0 ? -(uint)a : (uint)a; }
 
+/* ---- more OpenCL integer built-ins and conversions (checked against pocl's own) ---- */
+GCN_OVL int mul24(int a, int b) { return ((a << 8) >> 8) * ((b << 8) >> 8); }
+GCN_OVL uint mul24(uint a, uint b) { return (a & 0xffffff) * (b & 0xffffff); }
+GCN_OVL int mad24(int a, int b, int c) { return mul24(a, b) + c; }
+GCN_OVL int mad_hi(int a, int b, int c) { return mul_hi(a, b) + c; }
+GCN_OVL uint mad_hi(uint a, uint b, uint c) { return mul_hi(a, b) + c; }
+GCN_OVL long mul_hi(long a, long b) { return (long)(((__int128)a * b) >> 64); }
+GCN_OVL ulong mul_hi(ulong a, ulong b) { return (ulong)(((unsigned __int128)a * b) >> 64); }
+GCN_OVL int add_sat(int a, int b) {
+  int r;
+  return __builtin_add_overflow(a, b, &r) ? (a < 0 ? (int)0x80000000 : 0x7fffffff) : r;
+}
+GCN_OVL int sub_sat(int a, int b) {
+  int r;
+  return __builtin_sub_overflow(a, b, &r) ? (a < 0 ? (int)0x80000000 : 0x7fffffff) : r;
+}
+GCN_OVL uint add_sat(uint a, uint b) { uint r = a + b; return r < a ? 0xffffffffu : r; }
+GCN_OVL uint sub_sat(uint a, uint b) { return a < b ? 0 : a - b; }
+GCN_OVL long add_sat(long a, long b) {
+  long r;
+  return __builtin_add_overflow(a, b, &r) ? (a < 0 ? (long)0x8000000000000000ul : 0x7fffffffffffffffl) : r;
+}
+GCN_OVL int hadd(int a, int b) { return (a >> 1) + (b >> 1) + (a & b & 1); }
+GCN_OVL int rhadd(int a, int b) { return (a >> 1) + (b >> 1) + ((a | b) & 1); }
+GCN_OVL uint hadd(uint a, uint b) { return (a >> 1) + (b >> 1) + (a & b & 1); }
+GCN_OVL uint rhadd(uint a, uint b) { return (a >> 1) + (b >> 1) + ((a | b) & 1); }
+GCN_OVL uint abs_diff(uint a, uint b) { return a > b ? a - b : b - a; }
+GCN_OVL ulong abs_diff(long a, long b) { return a > b ? (ulong)a - (ulong)b : (ulong)b - (ulong)a; }
+GCN_OVL uint bitselect(uint a, uint b, uint c) { return (a & ~c) | (b & c); }
+GCN_OVL int select(int a, int b, int c) { return c ? b : a; }
+GCN_OVL int upsample(short hi, ushort lo) { return (int)((uint)(int)hi << 16 | lo); }
+GCN_OVL int mad_sat(int a, int b, int c) {
+  long r = (long)a * b + c;
+  return r > 0x7fffffffl ? 0x7fffffff : r < -0x80000000l ? (int)0x80000000 : (int)r;
+}
+GCN_OVL uint mad_sat(uint a, uint b, uint c) {
+  ulong r = (ulong)a * b + c;
+  return r > 0xffffffffu ? 0xffffffffu : (uint)r;
+}
+GCN_OVL uint clamp(uint x, uint lo, uint hi) { return min(max(x, lo), hi); }
+GCN_OVL int convert_int_rte(float x) { return (int)__builtin_rintf(x); }
+GCN_OVL int convert_int_rtz(float x) { return (int)x; }
+GCN_OVL int convert_int_rtp(float x) { return (int)__builtin_ceilf(x); }
+GCN_OVL int convert_int_rtn(float x) { return (int)__builtin_floorf(x); }
+GCN_OVL int convert_int_rte(double x) { return (int)__builtin_rint(x); }
+GCN_OVL int convert_int_rtp(double x) { return (int)__builtin_ceil(x); }
+GCN_OVL int convert_int_rtn(double x) { return (int)__builtin_floor(x); }
+GCN_OVL int convert_int_sat(float x) {
+  return __builtin_isnan(x) ? 0 : x >= 2147483648.0f ? 0x7fffffff : x < -2147483648.0f ? (int)0x80000000 : (int)x;
+}
+GCN_OVL int convert_int_sat_rte(float x) { return convert_int_sat(__builtin_rintf(x)); }
+GCN_OVL uint convert_uint_sat(float x) {
+  return __builtin_isnan(x) ? 0 : x >= 4294967296.0f ? 0xffffffffu : x <= -1.0f ? 0 : (uint)x;
+}
+GCN_OVL int convert_int_sat(double x) {
+  return __builtin_isnan(x) ? 0 : x >= 2147483647.0 ? 0x7fffffff : x <= -2147483648.0 ? (int)0x80000000 : (int)x;
+}
+GCN_OVL int convert_int_sat(long x) {
+  return x > 0x7fffffffl ? 0x7fffffff : x < -0x80000000l ? (int)0x80000000 : (int)x;
+}
+GCN_OVL uchar convert_uchar_sat(int x) { return (uchar)(x < 0 ? 0 : x > 255 ? 255 : x); }
+GCN_OVL char convert_char_sat(int x) { return (char)(x < -128 ? -128 : x > 127 ? 127 : x); }
+GCN_OVL short convert_short_sat(int x) { return (short)(x < -32768 ? -32768 : x > 32767 ? 32767 : x); }
+GCN_OVL ushort convert_ushort_sat(int x) { return (ushort)(x < 0 ? 0 : x > 65535 ? 65535 : x); }
+GCN_OVL uint convert_uint_sat(int x) { return x < 0 ? 0 : (uint)x; }
+
 /* ---- float functions ------------------------------------------------------ */
 GCN_OVL float fabs(float x) { return __builtin_fabsf(x); }
 GCN_OVL double fabs(double x) { return __builtin_fabs(x); }

@@ -88,6 +88,57 @@ pub fn illegal_instruction(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flo
     Err(Fault::Illegal(op.inst.bits as u32))
 }
 
+/// MODE.VSKIP.
+const MODE_VSKIP: u32 = 1 << 28;
+
+/// True for the vector instructions VSKIP skips: VALU, interpolation, LDS/GDS, buffer, image,
+/// flat and export.
+fn is_vector(op: &Op) -> bool {
+    use gcnkit_isa::Encoding as E;
+    !matches!(
+        op.inst.def().encoding,
+        E::Sop1 | E::Sop2 | E::Sopc | E::Sopk | E::Sopp | E::Smrd | E::Smem
+    )
+}
+
+/// True for the vector-ALU encodings index mode applies to.
+fn is_valu(op: &Op) -> bool {
+    use gcnkit_isa::Encoding as E;
+    matches!(
+        op.inst.def().encoding,
+        E::Vop1 | E::Vop2 | E::Vop3 | E::Vopc | E::Vop3p
+    )
+}
+
+/// `op` with the index added to the VGPR operands `mask` enables: bits 0-2 the sources
+/// SRC0..SRC2, bit 3 the destination (M0[15:12], Vega ISA S_SET_GPR_IDX_ON / _MODE). An
+/// index past the last VGPR reads v0 (CLRX GcnOperands, "GPR indexing mode").
+fn index_vgprs(op: &Op, mask: u32, index: u32) -> Op {
+    use crate::program::Src;
+    let add = |r: u16| {
+        let n = r as u32 + index;
+        if n < 256 {
+            n as u16
+        } else {
+            0
+        }
+    };
+    let mut o = *op;
+    for i in 0..3 {
+        if mask >> i & 1 != 0 {
+            if let Src::Vreg(r) = o.src[i] {
+                if r < 256 {
+                    o.src[i] = Src::Vreg(add(r));
+                }
+            }
+        }
+    }
+    if mask & 8 != 0 && o.vdst < 256 {
+        o.vdst = add(o.vdst);
+    }
+    o
+}
+
 /// Runs `wave` until it ends, reaches a barrier, or faults. At most `budget` more
 /// instructions run (the fault then is [`Fault::MaxInstructions`] with `limit`).
 pub fn run_wave(
@@ -106,6 +157,21 @@ pub fn run_wave(
         }
         wave.pc += 1;
         wave.instructions += 1;
+        // VSKIP (MODE bit 28, s_setvskip): "no VOP*/M*BUF/MIMG/DS/FLAT instructions are
+        // issued" (CDNA4 ISA S_SETVSKIP); they pass without effect.
+        if wave.mode.bits & MODE_VSKIP != 0 && is_vector(op) {
+            continue;
+        }
+        // VGPR index mode (gfx8+): while MODE.GPR_IDX_EN is set, the VALU operands M0[15:12]
+        // enables read and write the VGPR M0[7:0] further on (Vega/CDNA ISA S_SET_GPR_IDX_ON).
+        let indexed;
+        let op = if wave.gpr_idx.is_some() && is_valu(op) {
+            let m0 = wave.s[crate::wave::sreg::M0 as usize];
+            indexed = index_vgprs(op, m0 >> 12 & 15, m0 & 0xff);
+            &indexed
+        } else {
+            op
+        };
         match (op.exec)(wave, op, env) {
             Ok(Flow::Next) => {}
             Ok(Flow::Barrier) => {

@@ -22,6 +22,7 @@ pub mod program;
 pub mod runner;
 pub mod sandbox;
 pub mod semantics;
+pub mod snippet;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod wave;

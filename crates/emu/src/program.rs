@@ -562,6 +562,7 @@ fn resolve_operands(inst: &Instruction, def: &InstrDef, op: &mut Op) {
                 op.mflags |= memflags::ACC;
             }
         }
+        Encoding::Mimg => semantics::mimg::resolve(inst, op),
         _ => {}
     }
 }

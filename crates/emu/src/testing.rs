@@ -9,22 +9,14 @@
 //! assert_eq!(r.wave.v[0][0], 3.0f32.to_bits());
 //! ```
 
-use gcnkit_asm::program::{assemble, NoIncludes, Options};
 use gcnkit_isa::Target;
 
-use crate::exec::{run_wave, Apertures, Env, Fault, Flow};
+use crate::exec::{Fault, Flow};
 use crate::memory::Memory;
 use crate::program::Program;
-use crate::wave::{Mode, Wave};
-
-/// Where the test code is placed.
-pub const CODE_BASE: u64 = 0x1000;
-
-/// The MODE a compute kernel built by clang gets on gfx9+ (round to nearest even, no
-/// denormal flushing, DX10 clamp and IEEE on).
-pub const MODE_GFX9: u32 = 0xf0 | 1 << 8 | 1 << 9;
-/// The MODE of gfx6-gfx8 OpenCL kernels: f32 denormals flushed, f16/f64 kept.
-pub const MODE_GFX6: u32 = 0xc0 | 1 << 8 | 1 << 9;
+use crate::snippet::{Snippet, State};
+pub use crate::snippet::{MODE_GFX6, MODE_GFX9};
+use crate::wave::Wave;
 
 /// What a test run leaves.
 #[allow(dead_code)] // each family's tests look at the parts they need
@@ -42,24 +34,10 @@ pub struct Outcome {
 /// Assembles `source` for `mcpu` (panics with the assembler's messages on error: a test
 /// bug).
 pub fn program(mcpu: &str, source: &str) -> (Target, Program) {
-    let target = Target::parse(mcpu, None).expect("known processor");
-    let options = Options {
-        target: Some(target),
-        ..Options::default()
-    };
-    let text = format!("{source}\ns_endpgm\n");
-    let assembled = match assemble("test.s", &text, &options, &NoIncludes) {
-        Ok(p) => p,
-        Err(e) => panic!("test program does not assemble: {e:?}"),
-    };
-    let code = assembled
-        .sections
-        .iter()
-        .find(|s| s.is_code())
-        .map(|s| s.data.clone())
-        .unwrap_or_default();
-    let program = Program::decode(&target, &code, CODE_BASE);
-    (target, program)
+    match Snippet::assemble(mcpu, source) {
+        Ok(s) => (s.target, s.program),
+        Err(e) => panic!("test program does not assemble: {e}"),
+    }
 }
 
 /// Runs `source` (an `s_endpgm` is appended) on one wave with all 64 lanes enabled, 64 KiB of
@@ -69,41 +47,17 @@ pub fn run(
     source: &str,
     setup: impl FnOnce(&mut Wave, &mut Memory),
 ) -> Result<Outcome, Fault> {
-    let (target, program) = program(mcpu, source);
-    let mut wave = Wave::new();
-    wave.set_exec(u64::MAX);
-    wave.mode = Mode {
-        bits: if target.gen().is_si_ci() || target.gen() == gcnkit_isa::Gen::Gfx8 {
-            MODE_GFX6
-        } else {
-            MODE_GFX9
-        },
+    let snippet = match Snippet::assemble(mcpu, source) {
+        Ok(s) => s,
+        Err(e) => panic!("test program does not assemble: {e}"),
     };
-    let mut mem = Memory::new();
-    setup(&mut wave, &mut mem);
-    let mut lds = vec![0u8; 65536];
-    let gds = crate::gds::Gds::new(1, crate::gds::DispatchShape::SINGLE_WAVE);
-    let mut env = Env {
-        target: &target,
-        mem: &mem,
-        lds: &mut lds,
-        program: &program,
-        apertures: Apertures {
-            shared_base: 0x1_0000_0000_0000,
-            private_base: 0x2_0000_0000_0000,
-        },
-        clock: 0,
-        trap_aborts: true,
-        gds: &gds,
-    };
-    let mut flow = run_wave(&mut wave, &program, &mut env, 1_000_000)?;
-    while flow == Flow::Barrier {
-        flow = run_wave(&mut wave, &program, &mut env, 1_000_000)?;
-    }
+    let mut state: State = snippet.initial_state();
+    setup(&mut state.wave, &mut state.mem);
+    let flow = snippet.run(&mut state)?;
     Ok(Outcome {
-        wave,
-        mem,
-        lds,
+        wave: state.wave,
+        mem: state.mem,
+        lds: state.lds,
         flow,
     })
 }

@@ -168,7 +168,8 @@ mod tests {
     //! SOPK, SOP1; GCN3 manual the same rows) and CLRX's GcnInstrsSop2/Sopk/Sop1 pages.
 
     use crate::exec::Fault;
-    use crate::testing::{run, CODE_BASE};
+    use crate::snippet::CODE_BASE;
+    use crate::testing::run;
 
     const CSP: u32 = 29;
 

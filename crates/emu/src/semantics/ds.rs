@@ -17,8 +17,7 @@
 //!   order.
 //!
 //! DS instructions with the `gds` bit, the GWS and ordered-count instructions are in
-//! `gds.rs`. `ds_condxchg32_rtn_b64`, whose operation no available source describes, faults
-//! with [`Fault::Unsupported`].
+//! `gds.rs`.
 //!
 //! The atomic operations ([`rmw32`], [`rmw64`], the constants in [`aop`]) and the LDS access
 //! helpers are shared with the FLAT (LDS aperture) and MUBUF (`lds`) families.
@@ -482,7 +481,7 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         | M::DsGwsBarrier
         | M::DsOrderedCount => return super::gds::select(inst, op, None),
         M::DsNop => nop,
-        M::DsCondxchg32RtnB64 => condxchg_unsupported,
+        M::DsCondxchg32RtnB64 => condxchg32,
 
         M::DsReadB32 => read_dwords::<1, 4>,
         M::DsReadB64 => read_dwords::<2, 8>,
@@ -685,11 +684,31 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
     Some(f)
 }
 
-fn condxchg_unsupported(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
-    Err(Fault::Unsupported(
-        "ds_condxchg32_rtn_b64 is not emulated: no available source describes its operation"
-            .to_string(),
-    ))
+/// `ds_condxchg32_rtn_b64`: two conditional 32-bit exchanges at `(addr + offset) & 0xfff8`
+/// and 4 bytes above it. Each data dword is stored, with its top bit cleared, only if that
+/// top bit is set; both old dwords are returned. The GCN manuals only name it ("conditional
+/// write exchange"); the operation is the pseudo-code of AMD's RDNA3 ISA guide (DS opcode
+/// 126, kept from Sea Islands), the only description published.
+fn condxchg32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
+    let exec = w.exec();
+    let limit = limit(w, op, env);
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let a0 = lane_addr(w, op, l, op.imm) & 0xfff8;
+        let data = vreg64(w, op.vdata, l);
+        let mut old = 0u64;
+        for (k, a) in [a0, a0 + 4].into_iter().enumerate() {
+            let d = (data >> (32 * k)) as u32;
+            old |= lds_load(env.lds, limit, a, 4) << (32 * k);
+            if d >> 31 != 0 {
+                lds_store(env.lds, limit, a, 4, (d & 0x7fff_ffff) as u64);
+            }
+        }
+        set_vreg64(w, op.vdst, l, old);
+    }
+    Ok(Flow::Next)
 }
 
 fn nop(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {

@@ -17,6 +17,7 @@ mod control_stack;
 mod export;
 mod gds;
 mod interp;
+pub(crate) mod mimg;
 mod screen_partition;
 mod tfe;
 
@@ -56,9 +57,9 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         Encoding::Ds => ds::select(inst, op, ctx),
         Encoding::Mubuf | Encoding::Mtbuf => vmem::select(inst, op, ctx),
         Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::select(inst, op, ctx),
+        Encoding::Mimg => mimg::select(inst, op, ctx),
         Encoding::Exp => export::select(inst, op, ctx),
         Encoding::Vintrp => interp::select(inst, op, ctx),
-        _ => None,
     }
 }
 

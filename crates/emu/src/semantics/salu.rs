@@ -49,9 +49,10 @@
 //!
 //! The fork/join control stack and `s_rfe_b64` live in `control_stack.rs`.
 //! `s_rfe_restore_b64` (a return from a trap handler that restores trap state the emulator
-//! does not model) faults with [`Fault::Unsupported`] when executed, as do
-//! enabling VSKIP (`s_setvskip`, or MODE.VSKIP through `s_setreg`), which the vector
-//! instructions do not honour, and enabling a floating-point exception trap (MODE.EXCP_EN).
+//! does not model) faults with [`Fault::Unsupported`] when executed, as does enabling a
+//! floating-point exception trap (MODE.EXCP_EN). VSKIP (`s_setvskip`, or MODE.VSKIP through
+//! `s_setreg`) is honoured by the execution loop, which skips vector instructions while it is
+//! set.
 
 use gcnkit_isa::{Encoding, Field, Gen, Instruction, Mnemonic as M};
 
@@ -826,20 +827,17 @@ compare!(s_bitcmp1_b64, scalar64, scalar32, |a, b| (a >> (b & 63))
     & 1
     == 1);
 
-/// `s_setvskip`: VSKIP = S0[S1[4:0]]. Turning VSKIP off is recorded in MODE; turning it on
-/// faults, because the vector instructions do not skip.
+/// `s_setvskip`: VSKIP = S0[S1[4:0]], recorded in MODE (bit 28).
 fn s_setvskip(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let a = scalar32(w, env, op.src[0]);
     let b = scalar32(w, env, op.src[1]);
+    // VSKIP = S0[S1[4:0]]; the execution loop skips vector instructions while it is set.
     if (a >> (b & 31)) & 1 != 0 {
-        return Err(vskip_unsupported());
+        w.mode.bits |= MODE_VSKIP;
+    } else {
+        w.mode.bits &= !MODE_VSKIP;
     }
-    w.mode.bits &= !MODE_VSKIP;
     Ok(Flow::Next)
-}
-
-fn vskip_unsupported() -> Fault {
-    Fault::Unsupported("VSKIP mode (skipping vector instructions) is not emulated".into())
 }
 
 // GPR index mode (Vega manual: S_SET_GPR_IDX_ON/OFF/MODE/IDX).
@@ -1046,9 +1044,6 @@ fn setreg_mode(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> 
     let (bits, mask) = setreg_bits(w, op, env);
     let mask = mask & op.imm2 as u32;
     let mode = (w.mode.bits & !mask) | (bits & mask);
-    if mode & MODE_VSKIP != 0 {
-        return Err(vskip_unsupported());
-    }
     if mode & !w.mode.bits & MODE_EXCP_EN != 0 {
         return Err(Fault::Unsupported(format!(
             "s_setreg enables floating-point exception traps (MODE.EXCP_EN = {:#x}), which are not emulated",
@@ -2045,8 +2040,6 @@ mod tests {
         let g = "gfx803";
         for src in [
             "s_rfe_restore_b64 s[0:1], s2",
-            "s_setvskip 1, 0",
-            "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 28, 1), 1",
             "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 12, 7), 4",
             "s_setreg_b32 hwreg(HW_REG_STATUS), s0",
             "s_setreg_imm32_b32 hwreg(HW_REG_HW_ID), 0",
@@ -2058,6 +2051,8 @@ mod tests {
         }
         let w = go(g, "s_setvskip 1, 1", |_| {});
         assert_eq!(w.mode.bits & MODE_VSKIP, 0);
+        let w = go(g, "s_setvskip 1, 0", |_| {});
+        assert_eq!(w.mode.bits & MODE_VSKIP, MODE_VSKIP);
     }
 
     #[test]

@@ -102,22 +102,30 @@ fn barrier(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
     Ok(Flow::Barrier)
 }
 
-/// `s_trap N`: trap id 2 is `llvm.trap` (abort), 3 `llvm.debugtrap` and 1 a debugger
-/// breakpoint, which are no-ops without a debugger (see docs/emulator-abi.md). Every other
-/// id reaches the runtime's trap handler, which reports it: the dispatch stops.
+/// `s_trap N` (docs/emulator-abi.md §12.2, the AMDHSA trap handler ABI): trap id 3 is
+/// `llvm.debugtrap`, a no-op without a debugger; 2 is `llvm.trap` (abort); 1 is the
+/// debugger's breakpoint, which halts the wave for a debugger that is not there: an error.
+/// Every other id reaches the runtime's trap handler, which reports it: the dispatch stops.
 fn trap(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
     let id = op.imm as u32 & 0xff;
     match id {
-        1 | 3 => Ok(Flow::Next),
+        3 => Ok(Flow::Next),
+        1 => Err(Fault::Trap(id, ": breakpoint trap without a debugger")),
         2 => Err(Fault::Trap(id, ": llvm.trap / __builtin_trap")),
         _ => Err(Fault::Trap(id, "")),
     }
 }
 
-/// `s_sendmsg`: compute kernels send no messages that change their results (MSG_DEALLOC_VGPRS
-/// and the like only release resources), so they are accepted and dropped.
-fn send_message(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
-    Ok(Flow::Next)
+/// `s_sendmsg`: the message id is SIMM16[3:0] (gfx6-gfx9/CDNA). MSG_INTERRUPT (1) has no effect
+/// on the wave and is dropped; every other message belongs to graphics, context switching or
+/// the trap handler, and stops with an error (docs/emulator-abi.md §12.3).
+fn send_message(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    match op.imm as u32 & 0xf {
+        1 => Ok(Flow::Next),
+        id => Err(Fault::Unsupported(format!(
+            "unsupported s_sendmsg: message id {id} (only MSG_INTERRUPT is emulated)"
+        ))),
+    }
 }
 
 /// Address of the operation after `op`.

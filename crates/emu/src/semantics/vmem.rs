@@ -745,15 +745,15 @@ fn atomic64<const OP: u8>(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Fl
 
 /// The layout of a data format: its components as `(shift, bits)` and its size in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct DataFormat {
-    count: usize,
-    comps: [(u32, u32); 4],
-    bytes: usize,
+pub(super) struct DataFormat {
+    pub(super) count: usize,
+    pub(super) comps: [(u32, u32); 4],
+    pub(super) bytes: usize,
 }
 
 /// CLRX GcnMemHandling.md "MUBUF/MTBUF format conversion": the data formats, components
 /// numbered from the lowest bits (10_11_11 is X 11 bits, Y 11 bits, Z 10 bits).
-fn data_format(dfmt: u8) -> Option<DataFormat> {
+pub(super) fn data_format(dfmt: u8) -> Option<DataFormat> {
     let f = |count, comps, bytes| {
         Some(DataFormat {
             count,
@@ -834,7 +834,7 @@ fn sext(x: u32, bits: u32) -> i32 {
 }
 
 /// A component's raw bits converted to the 32-bit register value of the number format.
-fn unpack(nfmt: u8, bits: u32, x: u32) -> Option<u32> {
+pub(super) fn unpack(nfmt: u8, bits: u32, x: u32) -> Option<u32> {
     // Normalised values are divided in f64 and rounded once to f32.
     let max = |b: u32| ((1u64 << b) - 1) as f64;
     Some(match (nfmt, bits) {
@@ -851,7 +851,7 @@ fn unpack(nfmt: u8, bits: u32, x: u32) -> Option<u32> {
 }
 
 /// A 32-bit register value converted to a component's raw bits.
-fn pack(nfmt: u8, bits: u32, v: u32) -> Option<u32> {
+pub(super) fn pack(nfmt: u8, bits: u32, v: u32) -> Option<u32> {
     let mask = if bits >= 32 {
         u32::MAX
     } else {
@@ -901,7 +901,7 @@ fn element_in_range(op: &Op, r: &Rsrc, so: u64, a: &LaneAddr, fmt: &DataFormat) 
 }
 
 #[inline(always)]
-fn component(raw: &[u32; 4], (shift, bits): (u32, u32)) -> u32 {
+pub(super) fn component(raw: &[u32; 4], (shift, bits): (u32, u32)) -> u32 {
     let all =
         raw[0] as u128 | (raw[1] as u128) << 32 | (raw[2] as u128) << 64 | (raw[3] as u128) << 96;
     let mask = if bits >= 32 {
@@ -924,7 +924,7 @@ fn formats<const FROM_VSHARP: bool>(op: &Op, r: &Rsrc) -> (u8, u8) {
 
 /// The 16-bit form of a converted component (the d16 opcodes).
 #[inline(always)]
-fn to_d16(nfmt: u8, v: u32) -> u32 {
+pub(super) fn to_d16(nfmt: u8, v: u32) -> u32 {
     if float_nfmt(nfmt) {
         half::f16::from_f32(f32::from_bits(v)).to_bits() as u32
     } else {
@@ -934,7 +934,7 @@ fn to_d16(nfmt: u8, v: u32) -> u32 {
 
 /// The 32-bit form of a 16-bit register component (the d16 store opcodes).
 #[inline(always)]
-fn from_d16(nfmt: u8, h: u32) -> u32 {
+pub(super) fn from_d16(nfmt: u8, h: u32) -> u32 {
     match nfmt {
         5 => h as u16 as i16 as i32 as u32,
         4 => h & 0xffff,

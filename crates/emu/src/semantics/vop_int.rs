@@ -6,22 +6,31 @@
 use gcnkit_isa::{Gen, Instruction, Mnemonic as M, Role};
 
 use crate::exec::{Env, ExecFn, Fault, Flow};
-use crate::program::{BuildContext, Op};
+use crate::program::{BuildContext, Op, Src};
 use crate::semantics::valu::{
     lane_mask, lane_selects, scalar64, src16, src32, src32_ref, src64, write16, write32, write64,
     write_mask, Lanes64,
 };
-use crate::wave::{Lanes, Wave, LANES};
+use crate::wave::{Lanes, Wave, ACC_BASE, LANES};
 use crate::{binary32, ternary32, unary32};
 
 /// The semantic function for `inst`, if it is an integer VALU operation.
 pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option<ExecFn> {
-    let _ = (ctx, op);
+    let _ = ctx;
     let def = inst.def();
     let gen = inst.gen;
     let has_sdst = def.operand(Role::Sdst).is_some();
     Some(match def.op {
-        M::VMovB32 | M::VAccvgprMovB32 => mov_b32,
+        M::VMovB32 => mov_b32,
+        M::VAccvgprMovB32 => {
+            // AccVGPR to AccVGPR (CDNA2/CDNA3 ISA, VOP1 V_ACCVGPR_MOV_B32; LLVM copies AGPR to
+            // AGPR with it): both fields name AccVGPRs although they encode as VGPRs.
+            if let Src::Vreg(r) = op.src[0] {
+                op.src[0] = Src::Vreg(ACC_BASE + (r % ACC_BASE));
+            }
+            op.vdst = ACC_BASE + (op.vdst % ACC_BASE);
+            mov_b32
+        }
         M::VMovB64 => mov_b64,
         M::VNotB32 => not_b32,
         M::VBfrevB32 => bfrev_b32,
@@ -215,13 +224,18 @@ fn bfe(a: u32, b: u32, c: u32) -> u32 {
     }
 }
 ternary32!(bfe_u32, |a, b, c, m| bfe(a, b, c));
+// Vega ISA 12.8 V_BFE_I32 "D.i = (S0.i >> S1.u[4:0]) & ((1 << S2.u[4:0]) - 1)", the field
+// sign-extended. S0.i is shifted arithmetically, so a field reaching past bit 31 takes copies of
+// S0's sign, as s_bfe_i32 does (CLRX GcnInstrsVop3.md and LLVM's constant folder: S0.i >> offset
+// when offset + width >= 32; e.g. bfe_i32(0x80000000, 28, 8) = 0xfffffff8).
 ternary32!(bfe_i32, |a, b, c, m| {
+    let off = b & 31;
     let width = c & 31;
     if width == 0 {
         0
     } else {
-        let v = bfe(a, b, c);
-        ((v << (32 - width)) as i32 >> (32 - width)) as u32
+        let v = (a as i32 as i64) >> off;
+        ((v << (64 - width)) >> (64 - width)) as u32
     }
 });
 ternary32!(bfi_b32, |a, b, c, m| (a & b) | (!a & c));

@@ -721,8 +721,8 @@ mod tests {
         }
         // c = -(a*b) rounded: the sum is the product's rounding error, tiny and exact.
         for i in 0..100_000u32 {
-            let a = f32::from_bits(0x3f80_0000 | (i * 7919) & 0x7f_ffff);
-            let b = f32::from_bits(0x3f80_0000 | (i * 104_729) & 0x7f_ffff);
+            let a = f32::from_bits(0x3f80_0000 | i.wrapping_mul(7919) & 0x7f_ffff);
+            let b = f32::from_bits(0x3f80_0000 | i.wrapping_mul(104_729) & 0x7f_ffff);
             let c = -(a * b);
             assert_eq!(fma_f32(a, b, c).to_bits(), a.mul_add(b, c).to_bits());
         }
