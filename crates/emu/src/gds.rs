@@ -175,7 +175,7 @@ impl Gds {
         then: impl FnOnce(&mut SyncState),
     ) -> Result<(), Fault> {
         if !s.holds(wait) {
-            s.running -= 1;
+            s.running = s.running.saturating_sub(1);
             s.waits.push(wait);
             if let Wait::Semaphore(r) | Wait::Barrier(r, _) = wait {
                 s.gws[r].waiting += 1;
