@@ -108,6 +108,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                     "waves": s.waves,
                     "wave_instructions": s.wave_instructions,
                     "exec_seconds": s.exec_seconds,
+                    "exports": exports_json(&s.exports),
                 })
             })
             .collect();
@@ -123,9 +124,39 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             "wave_instructions": t.wave_instructions,
             "exec_seconds": t.exec_seconds,
             "wave_instructions_per_second": rate,
+            "exports": t.exports.count,
             "per_launch": per_launch,
         });
         println!("{out}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A launch's exports for `--json`: `count` (every `exp` that ran) and `records` (at most
+/// `gcnkit_emu::exports::MAX_EXPORT_RECORDS`, in dispatch order), each with the work-group,
+/// wave, target (name and TGT number), EN, the flags, EXEC, the lanes of EXEC and per lane
+/// the four dwords sent (docs/emulator.md, "Exports").
+fn exports_json(e: &gcnkit_emu::exports::Exports) -> serde_json::Value {
+    let records: Vec<_> = e
+        .records
+        .iter()
+        .map(|x| {
+            let r = &x.record;
+            let lanes: Vec<u32> = (0..64).filter(|l| r.exec >> l & 1 != 0).collect();
+            json!({
+                "workgroup": x.workgroup,
+                "wave": x.wave,
+                "target": r.target_name(),
+                "tgt": r.target,
+                "en": r.en,
+                "compr": r.compr,
+                "done": r.done,
+                "vm": r.vm,
+                "exec": format!("{:#018x}", r.exec),
+                "lanes": lanes,
+                "data": r.data,
+            })
+        })
+        .collect();
+    json!({ "count": e.count, "records": records })
 }

@@ -580,3 +580,98 @@ fn bad_descriptions_are_clear_errors() {
     let err = assert_error(&run(&desc, &missing, &["--out", s(&out_dir)]));
     assert!(err.contains("missing.co"), "{err}");
 }
+
+/// `exp` in a gfx908 kernel (inline assembly: OpenCL has no exports): `--json` reports, per
+/// launch, the count and the records. Expected from the EXP fields of the statement
+/// (`param3` is TGT 32 + 3; `v, off, v, off` is EN 0b0101) and the value each lane computes
+/// (its global id as a float), per the Vega manual's export description.
+#[test]
+fn json_reports_the_exports_a_kernel_made() {
+    if !Path::new(CLANG).exists() || !Path::new(LLD).exists() {
+        eprintln!("skipped: needs LLVM 19 (clang and ld.lld under /usr/lib/llvm-19/bin)");
+        return;
+    }
+    let dir = scratch("exports");
+    let src = dir.join("exports.cl");
+    std::fs::write(
+        &src,
+        r#"#include "gcn.h"
+kernel void exports(global int *out) {
+  int i = get_global_id(0);
+  float x = (float)i;
+  __asm__ volatile("exp param3 %0, off, %0, off done" :: "v"(x));
+  out[i] = i;
+}
+"#,
+    )
+    .unwrap();
+    let (obj, co) = (dir.join("exports.o"), dir.join("exports.co"));
+    let out = Command::new(CLANG)
+        .args([
+            "-target",
+            "amdgcn-amd-amdhsa",
+            "-mcpu=gfx908",
+            "-nogpulib",
+            "-O2",
+        ])
+        .args(["-x", "cl", "-cl-std=CL2.0"])
+        .arg(format!("-I{}", repo().join("tests/kernels").display()))
+        .arg("-c")
+        .arg(&src)
+        .arg("-o")
+        .arg(&obj)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "clang: {}", stderr(&out));
+    let out = Command::new(LLD)
+        .arg("-shared")
+        .arg(&obj)
+        .arg("-o")
+        .arg(&co)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "ld.lld: {}", stderr(&out));
+    let desc = write_desc(
+        &dir,
+        "d.json",
+        r#"{"buffers": {"out": {"type": "int", "count": 96, "init": {"kind": "zeros"}}},
+ "launches": [{"kernel": "exports", "global": [96], "local": [64],
+               "args": [{"kind": "buffer", "name": "out"}]}],
+ "outputs": {"out": {"kind": "exact"}}}"#,
+    );
+    let out = run(&desc, &co, &["--json"]);
+    assert_success(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(v["exports"], 2, "one exp per wave, two waves");
+    let e = &v["per_launch"][0]["exports"];
+    assert_eq!(e["count"], 2);
+    let records = e["records"].as_array().expect("records");
+    assert_eq!(records.len(), 2);
+    // 96 items in groups of 64: group 0 has 64 lanes, group 1 the last 32.
+    for (g, r) in records.iter().enumerate() {
+        let lanes = if g == 0 { 64 } else { 32 };
+        assert_eq!(r["workgroup"], serde_json::json!([g, 0, 0]));
+        assert_eq!(r["wave"], 0);
+        assert_eq!(r["target"], "param3");
+        assert_eq!(r["tgt"], 35);
+        assert_eq!(r["en"], 5);
+        assert_eq!(
+            (r["done"].clone(), r["compr"].clone()),
+            (true.into(), false.into())
+        );
+        let exec = if lanes == 64 {
+            u64::MAX
+        } else {
+            (1u64 << 32) - 1
+        };
+        assert_eq!(r["exec"], format!("{exec:#018x}"));
+        assert_eq!(r["lanes"].as_array().unwrap().len(), lanes);
+        let data = r["data"].as_array().unwrap();
+        assert_eq!(data.len(), lanes);
+        for (l, d) in data.iter().enumerate() {
+            let x = ((64 * g + l) as f32).to_bits();
+            assert_eq!(d, &serde_json::json!([x, 0, x, 0]), "group {g} lane {l}");
+        }
+    }
+}

@@ -124,8 +124,9 @@ impl Device {
         Ok(stats)
     }
 
-    /// Statistics summed over every launch so far.
+    /// Statistics summed over every launch so far (the exports stay with each launch's
+    /// own statistics).
     pub fn totals(&self) -> LaunchStats {
-        self.totals
+        self.totals.clone()
     }
 }

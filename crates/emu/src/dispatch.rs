@@ -16,6 +16,8 @@ use gcnkit_isa::Gen;
 
 use crate::error::{EmuError, FaultReport};
 use crate::exec::{run_wave, Apertures, Env, Fault, Flow};
+use crate::exports::{Export, Exports, MAX_EXPORT_RECORDS};
+use crate::gds::{DispatchShape, Gds};
 use crate::loader::{Kernel, Module};
 use crate::memory::Memory;
 use crate::wave::{sreg, Mode, Wave, WaveStatus, ACC_BASE, LANES};
@@ -77,7 +79,7 @@ impl Default for LaunchOptions {
 }
 
 /// What a launch did.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LaunchStats {
     /// Work-groups run.
     pub workgroups: u64,
@@ -87,6 +89,8 @@ pub struct LaunchStats {
     pub wave_instructions: u64,
     /// Seconds spent running the waves.
     pub exec_seconds: f64,
+    /// What the waves' `exp` instructions sent (none in compute kernels built for compute).
+    pub exports: Exports,
 }
 
 /// Flat aperture bases per generation (the values Linux/ROCm programs, §11.2 of the fact
@@ -182,6 +186,8 @@ struct Setup<'a> {
     mode: Mode,
     apertures: Apertures,
     dispatch_id: u64,
+    /// The dispatch's GDS, shared by every worker thread.
+    gds: Gds,
 }
 
 /// Runs `kernel` of `module` over `grid` with `args` (one per explicit argument).
@@ -543,18 +549,26 @@ fn run_launch(
         mode: initial_mode(kernel, gen),
         apertures: ap,
         dispatch_id,
+        gds: Gds::new(
+            threads,
+            DispatchShape {
+                global: grid.global,
+                local: grid.local,
+            },
+        ),
     };
     let total = groups[0] as u64 * groups[1] as u64 * groups[2] as u64;
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let first_fault: Mutex<Option<(u64, FaultReport)>> = Mutex::new(None);
     let totals = Mutex::new(LaunchStats::default());
+    let exports: Mutex<(Vec<(u64, Export)>, u64)> = Mutex::new((Vec::new(), 0));
     let started = Instant::now();
     let mem_ref: &Memory = mem;
     std::thread::scope(|scope| {
         for t in 0..threads {
-            let (setup, next, stop, first_fault, totals) =
-                (&setup, &next, &stop, &first_fault, &totals);
+            let (setup, next, stop, first_fault, totals, exports) =
+                (&setup, &next, &stop, &first_fault, &totals, &exports);
             let body = move || {
                 let mut worker = Worker::new(setup, t);
                 let mut stats = LaunchStats::default();
@@ -578,6 +592,13 @@ fn run_launch(
                         }
                     }
                 }
+                // This thread can release no GDS waiter any more.
+                setup.gds.thread_finished();
+                if worker.export_count != 0 {
+                    let mut e = exports.lock().unwrap_or_else(|e| e.into_inner());
+                    e.0.append(&mut worker.exports);
+                    e.1 += worker.export_count;
+                }
                 let mut tot = totals.lock().unwrap_or_else(|e| e.into_inner());
                 tot.workgroups += stats.workgroups;
                 tot.waves += stats.waves;
@@ -592,6 +613,8 @@ fn run_launch(
     });
     let mut stats = totals.into_inner().unwrap_or_else(|e| e.into_inner());
     stats.exec_seconds = started.elapsed().as_secs_f64();
+    let (records, count) = exports.into_inner().unwrap_or_else(|e| e.into_inner());
+    stats.exports = Exports::from_unordered(records, count);
     if let Some((_, report)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(EmuError::Fault(Box::new(report)));
     }
@@ -683,12 +706,17 @@ fn write_hidden_args(
     }
 }
 
-/// A worker thread's reusable state: its waves and LDS.
+/// A worker thread's reusable state: its waves and LDS, and the exports its groups made.
 struct Worker<'s, 'a> {
     setup: &'s Setup<'a>,
     waves: Vec<Wave>,
     lds: Vec<u8>,
     thread: usize,
+    /// The worker's first [`MAX_EXPORT_RECORDS`] exports with their linear group index (a
+    /// worker takes groups in increasing order, so the launch's first records are among the
+    /// union of every worker's first ones).
+    exports: Vec<(u64, Export)>,
+    export_count: u64,
 }
 
 impl<'s, 'a> Worker<'s, 'a> {
@@ -700,6 +728,8 @@ impl<'s, 'a> Worker<'s, 'a> {
                 .collect(),
             lds: vec![0; setup.lds_bytes as usize],
             thread,
+            exports: Vec::new(),
+            export_count: 0,
         }
     }
 
@@ -727,6 +757,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.lds.iter_mut().for_each(|b| *b = 0);
         for w in 0..nwaves {
             self.init_wave(w, id, size, items, nwaves);
+            self.waves[w as usize].group = g;
         }
         let waves = &mut self.waves[..nwaves as usize];
         let mut env = Env {
@@ -737,6 +768,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             apertures: s.apertures,
             clock: 0,
             trap_aborts: true,
+            gds: &s.gds,
         };
         loop {
             let mut progressed = false;
@@ -766,6 +798,21 @@ impl<'s, 'a> Worker<'s, 'a> {
                 }
             } else if !progressed {
                 break;
+            }
+        }
+        for (wi, wave) in waves.iter_mut().enumerate() {
+            self.export_count += wave.exports.len() as u64;
+            for record in wave.exports.drain(..) {
+                if self.exports.len() < MAX_EXPORT_RECORDS {
+                    self.exports.push((
+                        g,
+                        Export {
+                            workgroup: id,
+                            wave: wi as u32,
+                            record,
+                        },
+                    ));
+                }
             }
         }
         stats.workgroups += 1;

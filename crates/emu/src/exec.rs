@@ -74,6 +74,8 @@ pub struct Env<'a> {
     pub clock: u64,
     /// Trap ids that end the dispatch with an error (2 = llvm.trap); others are ignored.
     pub trap_aborts: bool,
+    /// The dispatch's global data share (shared by every work-group).
+    pub gds: &'a crate::gds::Gds,
 }
 
 /// An operation for an instruction the emulator has no semantics for.

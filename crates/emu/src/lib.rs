@@ -13,6 +13,8 @@ pub mod device;
 pub mod dispatch;
 pub mod error;
 pub mod exec;
+pub mod exports;
+pub mod gds;
 pub mod launch;
 pub mod loader;
 pub mod memory;

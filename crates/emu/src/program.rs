@@ -145,6 +145,9 @@ pub struct Op {
     pub soffset: Src,
     /// Memory flags (see [`memflags`]).
     pub mflags: u32,
+    /// The operation a wrapping semantic function delegates to (a GDS access runs the LDS
+    /// operation on the GDS window; a `tfe` load runs the plain load).
+    pub inner: ExecFn,
 }
 
 /// Bits of [`Op::mflags`].
@@ -287,6 +290,7 @@ pub fn blank_op(inst: Instruction, addr: u64) -> Op {
         sbase: 0,
         soffset: Src::None,
         mflags: 0,
+        inner: crate::exec::not_emulated,
     }
 }
 

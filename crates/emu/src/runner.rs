@@ -31,7 +31,8 @@ impl RunResult {
             .map(|(_, b)| b.as_slice())
     }
 
-    /// The statistics summed over all launches.
+    /// The statistics summed over all launches (exports: the count summed, no records; each
+    /// launch's records are in [`RunResult::launches`]).
     pub fn totals(&self) -> LaunchStats {
         let mut t = LaunchStats::default();
         for s in &self.launches {
@@ -39,6 +40,7 @@ impl RunResult {
             t.waves += s.waves;
             t.wave_instructions += s.wave_instructions;
             t.exec_seconds += s.exec_seconds;
+            t.exports.count += s.exports.count;
         }
         t
     }

@@ -189,6 +189,7 @@ impl Sandbox {
     /// Runs the wave from its program counter (operation index `wave.pc`, 0 at the start)
     /// until `s_endpgm`, a fault, or the instruction limit. The state is kept either way.
     pub fn run(&mut self, program: &Program) -> Result<(), SandboxError> {
+        let gds = crate::gds::Gds::new(1, crate::gds::DispatchShape::SINGLE_WAVE);
         let mut env = Env {
             target: &self.target,
             mem: &self.mem,
@@ -197,6 +198,7 @@ impl Sandbox {
             apertures: apertures(self.target.gen()),
             clock: self.wave.instructions,
             trap_aborts: true,
+            gds: &gds,
         };
         loop {
             match run_wave(&mut self.wave, program, &mut env, self.max_instructions) {

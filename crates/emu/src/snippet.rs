@@ -103,6 +103,7 @@ impl Snippet {
 
     /// Runs the snippet on `state` until `s_endpgm` (a barrier lets the single wave go on).
     pub fn run(&self, state: &mut State) -> Result<Flow, Fault> {
+        let gds = crate::gds::Gds::new(1, crate::gds::DispatchShape::SINGLE_WAVE);
         let mut env = Env {
             target: &self.target,
             mem: &state.mem,
@@ -114,6 +115,7 @@ impl Snippet {
             },
             clock: 0,
             trap_aborts: true,
+            gds: &gds,
         };
         let mut flow = run_wave(&mut state.wave, &self.program, &mut env, INSTRUCTION_LIMIT)?;
         while flow == Flow::Barrier {

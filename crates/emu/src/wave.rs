@@ -139,6 +139,9 @@ pub struct Wave {
     pub instructions: u64,
     /// Index of this wave within its work-group.
     pub wave_in_group: u32,
+    /// Linear index of its work-group in the dispatch (x fastest), for the dispatch order
+    /// of `ds_ordered_count`.
+    pub group: u64,
     /// Base address of this wave's scratch slot (for flat/scratch private accesses).
     pub scratch_base: u64,
     /// Bytes of private memory per lane.
@@ -148,6 +151,8 @@ pub struct Wave {
     pub gpr_idx: Option<u32>,
     /// Priority set by `s_setprio` (kept for `s_getreg` only).
     pub priority: u32,
+    /// The exports this wave has made (`exp`), in program order; the dispatch takes them.
+    pub exports: Vec<crate::exports::ExportRecord>,
 }
 
 impl Wave {
@@ -163,10 +168,12 @@ impl Wave {
             status: WaveStatus::Running,
             instructions: 0,
             wave_in_group: 0,
+            group: 0,
             scratch_base: 0,
             scratch_per_lane: 0,
             gpr_idx: None,
             priority: 0,
+            exports: Vec::new(),
         }
     }
 
@@ -189,6 +196,7 @@ impl Wave {
         self.instructions = 0;
         self.gpr_idx = None;
         self.priority = 0;
+        self.exports.clear();
     }
 
     /// EXEC as a 64-bit mask.

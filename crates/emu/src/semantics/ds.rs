@@ -16,8 +16,8 @@
 //! - lanes run in order 0..63, so atomics of one wave to one address see each other in lane
 //!   order.
 //!
-//! GDS is not emulated: any DS instruction with the `gds` bit, and the GWS / ordered-count
-//! instructions (GDS only), fault with [`Fault::Unsupported`].
+//! DS instructions with the `gds` bit, the GWS and ordered-count instructions are in
+//! `gds.rs`.
 //!
 //! The atomic operations ([`rmw32`], [`rmw64`], the constants in [`aop`]) and the LDS access
 //! helpers are shared with the FLAT (LDS aperture) and MUBUF (`lds`) families.
@@ -466,6 +466,11 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         op.imm2 = off1 * scale;
     };
     use aop::*;
+    let gds = op.mflags & memflags::GDS != 0;
+    if gds {
+        // The window of GDS is the limit; M0 holds its base and size (semantics/gds.rs).
+        op.mflags &= !M0_LIMIT;
+    }
     let f: ExecFn = match def.op {
         // Instructions that only exist with gds=1.
         M::DsGwsInit
@@ -474,8 +479,7 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         | M::DsGwsSemaP
         | M::DsGwsSemaReleaseAll
         | M::DsGwsBarrier
-        | M::DsOrderedCount => return Some(gds_unsupported),
-        _ if op.mflags & memflags::GDS != 0 => return Some(gds_unsupported),
+        | M::DsOrderedCount => return super::gds::select(inst, op, None),
         M::DsNop => nop,
         M::DsCondxchg32RtnB64 => condxchg32,
 
@@ -674,14 +678,10 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         M::DsConsume => append::<true>,
         _ => return None,
     };
+    if gds {
+        return super::gds::select(inst, op, Some(f));
+    }
     Some(f)
-}
-
-fn gds_unsupported(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
-    Err(Fault::Unsupported(format!(
-        "GDS is not emulated ({} with gds)",
-        op.inst.mnemonic()
-    )))
 }
 
 /// `ds_condxchg32_rtn_b64`: two conditional 32-bit exchanges at `(addr + offset) & 0xfff8`
@@ -1234,6 +1234,7 @@ pub(super) mod harness {
         let mut mem = Memory::new();
         let mut lds = vec![0u8; lds_size];
         setup(&mut wave, &mut mem, &mut lds);
+        let gds = crate::gds::Gds::new(1, crate::gds::DispatchShape::SINGLE_WAVE);
         let mut env = Env {
             target: &target,
             mem: &mem,
@@ -1245,6 +1246,7 @@ pub(super) mod harness {
             },
             clock: 0,
             trap_aborts: true,
+            gds: &gds,
         };
         let mut fault = None;
         loop {
@@ -1308,7 +1310,6 @@ pub(super) mod harness {
 #[cfg(test)]
 mod tests {
     use super::harness::{dword, put, run};
-    use crate::exec::Fault;
     use crate::wave::sreg;
 
     const LANE_ALL_BUT_0: u64 = !1;
@@ -1800,24 +1801,6 @@ mod tests {
         assert_eq!(r.wave.v[2][0], 17);
         assert_eq!(r.wave.v[3][9], 7);
         assert_eq!(dword(&r.lds, 0x14), 0xffff_fffd); // 7 + 10 - 10 - 10
-    }
-
-    #[test]
-    fn gds_forms_are_reported_as_unsupported() {
-        let e = run("gfx900", "ds_write_b32 v0, v1 gds", 256, |_, _, _| {})
-            .err()
-            .unwrap();
-        assert!(
-            matches!(&e, Fault::Unsupported(m) if m.contains("GDS")),
-            "{e:?}"
-        );
-        let e = run("gfx900", "ds_gws_init v0 gds", 256, |_, _, _| {})
-            .err()
-            .unwrap();
-        assert!(
-            matches!(&e, Fault::Unsupported(m) if m.contains("GDS")),
-            "{e:?}"
-        );
     }
 
     #[test]

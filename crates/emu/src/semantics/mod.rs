@@ -13,7 +13,13 @@ use crate::program::{BuildContext, Op};
 
 pub mod valu;
 
+mod control_stack;
+mod export;
+mod gds;
+mod interp;
 pub(crate) mod mimg;
+mod screen_partition;
+mod tfe;
 
 mod ds;
 mod flat;
@@ -45,12 +51,15 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
                 .or_else(|| vop_float::select(inst, op, ctx))
                 .or_else(|| vop_packed::select(inst, op, ctx))
                 .or_else(|| mfma::select(inst, op, ctx))
+                .or_else(|| interp::select(inst, op, ctx))
+                .or_else(|| screen_partition::select(inst, op, ctx))
         }
         Encoding::Ds => ds::select(inst, op, ctx),
         Encoding::Mubuf | Encoding::Mtbuf => vmem::select(inst, op, ctx),
         Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::select(inst, op, ctx),
         Encoding::Mimg => mimg::select(inst, op, ctx),
-        _ => None,
+        Encoding::Exp => export::select(inst, op, ctx),
+        Encoding::Vintrp => interp::select(inst, op, ctx),
     }
 }
 

@@ -40,7 +40,7 @@
 //!
 //! A global address that is not mapped faults; stores and atomics check every active lane
 //! first, so a faulting instruction writes nothing. Atomics go through
-//! `Memory::atomic_rmw32/64`. `tfe` (gfx6–gfx908) is not emulated and faults.
+//! `Memory::atomic_rmw32/64`. Loads with `tfe` (gfx6–gfx908) are in `tfe.rs`.
 
 // Lane loops index the registers, the result buffers and the EXEC bit by the lane number at
 // once; iterator chains over one of them would hide that.
@@ -261,9 +261,6 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         op.mflags |= STRIDE18;
     }
     let lds = op.mflags & memflags::LDS != 0;
-    if op.mflags & memflags::TFE != 0 {
-        return Some(tfe_unsupported);
-    }
     let f: ExecFn = match inst.def().op {
         M::BufferWbinvl1
         | M::BufferWbinvl1Vol
@@ -321,9 +318,12 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         M::TbufferStoreFormatXyzw => store_format::<4, D32, false>,
         M::BufferLoadFormatD16HiX => load_format::<1, D16_HI, true, false>,
         M::BufferStoreFormatD16HiX => store_format::<1, D16_HI, true>,
-        _ if d16 == D16_PACKED => return select_d16::<D16_PACKED>(inst),
-        _ => return select_d16::<D16_UNPACKED>(inst),
+        _ if d16 == D16_PACKED => select_d16::<D16_PACKED>(inst)?,
+        _ => select_d16::<D16_UNPACKED>(inst)?,
     };
+    if op.mflags & memflags::TFE != 0 {
+        return Some(super::tfe::select(inst, op, ctx, f));
+    }
     Some(f)
 }
 
@@ -397,13 +397,6 @@ fn select_atomic(inst: &Instruction) -> Option<ExecFn> {
 /// Cache write-back / invalidate: memory is coherent in the emulator.
 fn nothing(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
     Ok(Flow::Next)
-}
-
-fn tfe_unsupported(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
-    Err(Fault::Unsupported(format!(
-        "{} with tfe (texture-fail status) is not emulated",
-        op.inst.mnemonic()
-    )))
 }
 
 // ---- memory access -----------------------------------------------------------------------
@@ -1714,16 +1707,89 @@ mod tests {
             matches!(&e, Fault::Unsupported(m) if m.contains("8/snorm_ogl")),
             "{e:?}"
         );
-        let e = run(
-            "gfx900",
-            "buffer_load_dword v[1:2], off, s[8:11], 0 tfe",
-            0,
-            |_, _, _| {},
-        )
-        .err()
-        .unwrap();
+    }
+
+    /// TFE (MUBUF/MTBUF field tables of the SI/GCN3/Vega manuals; CLRX GcnInstrsMubuf.md):
+    /// the VGPR after the data receives the fail status, 0 for a resident (mapped) access,
+    /// in range or not; lanes outside EXEC keep theirs.
+    #[test]
+    fn tfe_loads_write_a_zero_status_after_the_data() {
+        let cases = [
+            (
+                "gfx600",
+                "buffer_load_dword v[1:2], v0, s[8:11], 0 offen tfe",
+                1,
+            ),
+            (
+                "gfx700",
+                "buffer_load_dwordx2 v[1:3], v0, s[8:11], 0 offen tfe",
+                2,
+            ),
+            (
+                "gfx803",
+                "buffer_load_dwordx4 v[1:5], v0, s[8:11], 0 offen tfe",
+                4,
+            ),
+            (
+                "gfx900",
+                "buffer_load_ubyte v[1:2], v0, s[8:11], 0 offen tfe",
+                1,
+            ),
+            (
+                "gfx908",
+                "buffer_load_dwordx3 v[1:4], v0, s[8:11], 0 offen tfe",
+                3,
+            ),
+            (
+                "gfx900",
+                "buffer_load_format_xy v[1:3], v0, s[8:11], 0 offen tfe",
+                2,
+            ),
+            (
+                "gfx900",
+                "buffer_load_format_d16_xyz v[1:3], v0, s[8:11], 0 offen tfe",
+                2,
+            ),
+            (
+                "gfx803",
+                "buffer_load_format_d16_xyz v[1:4], v0, s[8:11], 0 offen tfe",
+                3,
+            ),
+        ];
+        for (mcpu, src, n) in cases {
+            let r = run(mcpu, src, 0, |w, mem, _| {
+                // 16 dwords 0x100 + i; lane l reads at byte offset 4 * (l % 4); lanes 60..63
+                // are out of range (offset 64 = NUM_RECORDS) and read 0.
+                let a = buffer(mem, 16, |i| 0x100 + i as u32);
+                let w3 = word3(XYZW, 4, 4, 1, 0, false); // 32 uint, as the V# of the tests
+                vsharp(w, 8, a, 0, false, 64, w3);
+                for l in 0..64 {
+                    w.v[0][l] = if l >= 60 { 64 } else { 4 * (l as u32 % 4) };
+                    w.v[1 + n][l] = 0xdead;
+                }
+                w.set_exec(!1); // lane 0 off
+            })
+            .unwrap();
+            let st = &r.wave.v[1 + n];
+            assert_eq!(st[0], 0xdead, "{mcpu} {src}: lane 0 is off");
+            assert!(st[1..].iter().all(|&x| x == 0), "{mcpu} {src}: {st:x?}");
+            if src.contains("load_dword") {
+                assert_eq!(r.wave.v[1][1], 0x101, "{mcpu} {src}");
+                assert_eq!(r.wave.v[1][61], 0, "{mcpu} {src}");
+            }
+        }
+    }
+
+    #[test]
+    fn tfe_on_a_store_faults() {
+        // The assembler rejects tfe on stores; the word is built by hand (Vega MUBUF layout:
+        // word0 [31:26] 111000, OP [24:18] = 28 buffer_store_dword; word1 VDATA [15:8] = 1,
+        // SRSRC [20:16] = 2 (s[8:11]), TFE bit 23, SOFFSET [31:24] = 0x80 (constant 0)).
+        let e = run("gfx900", ".long 0xe0700000, 0x80820100", 0, |_, _, _| {})
+            .err()
+            .unwrap();
         assert!(
-            matches!(&e, Fault::Unsupported(m) if m.contains("tfe")),
+            matches!(&e, Fault::Unsupported(m) if m.contains("tfe") && m.contains("buffer_store_dword")),
             "{e:?}"
         );
     }

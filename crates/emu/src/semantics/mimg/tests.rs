@@ -1929,6 +1929,7 @@ fn run_words(mcpu: &str, code: &[u8], setup: impl FnOnce(&mut Wave, &mut Memory)
     let mut mem = Memory::new();
     setup(&mut wave, &mut mem);
     let mut lds = vec![0u8; 1024];
+    let gds = crate::gds::Gds::new(1, crate::gds::DispatchShape::SINGLE_WAVE);
     let mut env = Env {
         target: &target,
         mem: &mem,
@@ -1940,6 +1941,7 @@ fn run_words(mcpu: &str, code: &[u8], setup: impl FnOnce(&mut Wave, &mut Memory)
         },
         clock: 0,
         trap_aborts: true,
+        gds: &gds,
     };
     run_wave(&mut wave, &program, &mut env, 1000).err()
 }
