@@ -21,8 +21,11 @@
 //!
 //! `s_rfe_b64` sets the program counter to its operand (the manuals: "return from exception
 //! handler and continue"); a compute wave here runs no trap handler, so there is no trap
-//! state to leave and it is an indirect jump. `s_rfe_restore_b64` also restores state the
-//! emulator does not model and keeps faulting.
+//! state to leave and it is an indirect jump. `s_rfe_restore_b64` (gfx8, gfx9) is the same
+//! jump; its second operand's bit 0 sets STATUS.INST_ATC, the address space instruction
+//! fetches use (GCN3 manual: "possibly changing the instruction ATC mode"; the Linux driver's
+//! gfx9 CWSR trap handler passes it so), which changes nothing for one code object in one
+//! address space, so it is read and not kept.
 
 use gcnkit_isa::{Instruction, Mnemonic as M};
 
@@ -37,7 +40,7 @@ pub fn select(inst: &Instruction, _op: &mut Op, _ctx: &BuildContext<'_>) -> Opti
         M::SCbranchGFork => g_fork,
         M::SCbranchIFork => i_fork,
         M::SCbranchJoin => join,
-        M::SRfeB64 => rfe,
+        M::SRfeB64 | M::SRfeRestoreB64 => rfe,
         _ => return None,
     })
 }
@@ -155,7 +158,7 @@ fn join(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     jump_to_address(w, env, addr)
 }
 
-/// S_RFE_B64: PC = S0.u64.
+/// S_RFE_B64 and S_RFE_RESTORE_B64: PC = S0.u64.
 fn rfe(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
     let addr = scalar64(w, env, op.src[0]);
     jump_to_address(w, env, addr)

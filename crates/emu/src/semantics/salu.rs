@@ -47,10 +47,9 @@
 //!
 //! # Not emulated
 //!
-//! The fork/join control stack and `s_rfe_b64` live in `control_stack.rs`.
-//! `s_rfe_restore_b64` (a return from a trap handler that restores trap state the emulator
-//! does not model) faults with [`Fault::Unsupported`] when executed, as does enabling a
-//! floating-point exception trap (MODE.EXCP_EN). VSKIP (`s_setvskip`, or MODE.VSKIP through
+//! The fork/join control stack, `s_rfe_b64` and `s_rfe_restore_b64` live in
+//! `control_stack.rs`. Enabling a floating-point exception trap (MODE.EXCP_EN) faults with
+//! [`Fault::Unsupported`]. VSKIP (`s_setvskip`, or MODE.VSKIP through
 //! `s_setreg`) is honoured by the execution loop, which skips vector instructions while it is
 //! set.
 
@@ -231,10 +230,11 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         M::SGetregB32 => select_getreg(gen, op),
         M::SSetregB32 | M::SSetregImm32B32 => select_setreg(gen, op),
         // Control-stack branches and trap returns.
-        M::SCbranchGFork | M::SCbranchIFork | M::SCbranchJoin | M::SRfeB64 => {
-            return super::control_stack::select(inst, op, ctx)
-        }
-        M::SRfeRestoreB64 => return_from_exception,
+        M::SCbranchGFork
+        | M::SCbranchIFork
+        | M::SCbranchJoin
+        | M::SRfeB64
+        | M::SRfeRestoreB64 => return super::control_stack::select(inst, op, ctx),
         _ => return None,
     })
 }
@@ -879,13 +879,6 @@ fn s_set_gpr_idx_idx(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, F
     let m0 = &mut w.s[sreg::M0 as usize];
     *m0 = (*m0 & !0xff) | (a & 0xff);
     Ok(Flow::Next)
-}
-
-fn return_from_exception(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
-    Err(Fault::Unsupported(format!(
-        "{}: returns from a trap handler, which is not emulated",
-        op.inst.mnemonic()
-    )))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -2039,7 +2032,6 @@ mod tests {
     fn unsupported_rows_fault_clearly() {
         let g = "gfx803";
         for src in [
-            "s_rfe_restore_b64 s[0:1], s2",
             "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 12, 7), 4",
             "s_setreg_b32 hwreg(HW_REG_STATUS), s0",
             "s_setreg_imm32_b32 hwreg(HW_REG_HW_ID), 0",
