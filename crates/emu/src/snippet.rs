@@ -52,6 +52,8 @@ pub struct State {
     pub mem: Memory,
     /// The work-group's LDS.
     pub lds: Vec<u8>,
+    /// The dispatch's GDS and global wave-sync resources (one wave, one thread).
+    pub gds: crate::gds::Gds,
 }
 
 /// The MODE register compute kernels start with on `target`.
@@ -98,12 +100,12 @@ impl Snippet {
             wave,
             mem: Memory::new(),
             lds: vec![0; LDS_BYTES],
+            gds: crate::gds::Gds::new(1, crate::gds::DispatchShape::SINGLE_WAVE),
         }
     }
 
     /// Runs the snippet on `state` until `s_endpgm` (a barrier lets the single wave go on).
     pub fn run(&self, state: &mut State) -> Result<Flow, Fault> {
-        let gds = crate::gds::Gds::new(1, crate::gds::DispatchShape::SINGLE_WAVE);
         let mut env = Env {
             target: &self.target,
             mem: &state.mem,
@@ -115,7 +117,7 @@ impl Snippet {
             },
             clock: 0,
             trap_aborts: true,
-            gds: &gds,
+            gds: &state.gds,
         };
         let mut flow = run_wave(&mut state.wave, &self.program, &mut env, INSTRUCTION_LIMIT)?;
         while flow == Flow::Barrier {

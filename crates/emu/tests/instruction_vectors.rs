@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use gcnkit_emu::coverage::coverage;
 use gcnkit_emu::snippet::{Snippet, State};
 use gcnkit_isa::{Gen, INSTRUCTIONS};
-use vector_format::{float_bits, is_nan, parse_file, Assign, Case, Loc, Value};
+use vector_format::{float_bits, is_nan, parse_file, Assign, Case, ExportField, Loc, Value};
 
 /// Bytes of the test buffer `buf` points at.
 const BUF_BYTES: u64 = 1 << 16;
@@ -111,6 +111,19 @@ fn write(state: &mut State, a: &Assign, buf: u64) -> Result<(), String> {
                 .write(buf + offset, &all.to_le_bytes()[..bytes as usize])
                 .map_err(|e| format!("{}: {e}", a.text))?;
         }
+        Loc::ExportCount | Loc::Export { .. } => {
+            return Err(format!("{}: exports are outputs only", a.text));
+        }
+        Loc::Gds { offset, bytes } => {
+            let v = dwords(&a.value, 0, buf, 2);
+            let all = v[0] as u64 | (v[1] as u64) << 32;
+            let o = offset as usize;
+            let mut gds = state.gds.memory();
+            let dst = gds
+                .get_mut(o..o + bytes as usize)
+                .ok_or_else(|| format!("{}: outside the GDS", a.text))?;
+            dst.copy_from_slice(&all.to_le_bytes()[..bytes as usize]);
+        }
         Loc::Lds { offset, bytes } => {
             let v = dwords(&a.value, 0, buf, 2);
             let all = v[0] as u64 | (v[1] as u64) << 32;
@@ -142,6 +155,7 @@ fn differs(value: &Value, lane: u64, buf: u64, actual: u64, width: u32) -> bool 
 
 fn check(state: &State, a: &Assign, buf: u64) -> Vec<String> {
     let mut bad = Vec::new();
+    let mut outside = Vec::new();
     let mut cmp = |what: String, value: &Value, lane: u64, actual: u64, width: u32| {
         if differs(value, lane, buf, actual, width) {
             let at = if what.is_empty() {
@@ -210,6 +224,60 @@ fn check(state: &State, a: &Assign, buf: u64) -> Vec<String> {
                 Err(e) => bad.push(format!("{}: {e}", a.text)),
             }
         }
+        Loc::Gds { offset, bytes } => {
+            let o = offset as usize;
+            let mut b = [0u8; 8];
+            let gds = state.gds.memory();
+            match gds.get(o..o + bytes as usize) {
+                Some(s) => {
+                    b[..bytes as usize].copy_from_slice(s);
+                    cmp(
+                        String::new(),
+                        &a.value,
+                        0,
+                        u64::from_le_bytes(b),
+                        bytes as u32 * 8,
+                    );
+                }
+                None => bad.push(format!("{}: outside the GDS", a.text)),
+            }
+        }
+        Loc::ExportCount => {
+            let n = state.wave.exports.len() as u64;
+            cmp(String::new(), &a.value, 0, n, 32);
+        }
+        Loc::Export { index, ref field } => match state.wave.exports.get(index) {
+            None => bad.push(format!(
+                "{}: the wave made {} exports",
+                a.text,
+                state.wave.exports.len()
+            )),
+            Some(e) => match *field {
+                ExportField::Target => cmp(String::new(), &a.value, 0, e.target as u64, 32),
+                ExportField::En => cmp(String::new(), &a.value, 0, e.en as u64, 32),
+                ExportField::Compr => cmp(String::new(), &a.value, 0, e.compr as u64, 32),
+                ExportField::Done => cmp(String::new(), &a.value, 0, e.done as u64, 32),
+                ExportField::Vm => cmp(String::new(), &a.value, 0, e.vm as u64, 32),
+                ExportField::Exec => cmp(String::new(), &a.value, 0, e.exec, 64),
+                ExportField::Data { k, lane } => {
+                    // `data` has one entry per lane of the export's EXEC, lowest lane first.
+                    let lanes: Vec<usize> = match lane {
+                        Some(l) => vec![l as usize],
+                        None => (0..64).filter(|l| e.exec >> l & 1 != 0).collect(),
+                    };
+                    for l in lanes {
+                        if e.exec >> l & 1 == 0 {
+                            outside
+                                .push(format!("{}: lane {l} is not in the export's EXEC", a.text));
+                            continue;
+                        }
+                        let pos = (e.exec & ((1u64 << l) - 1)).count_ones() as usize;
+                        let x = e.data.get(pos).map_or(0, |d| d[k]);
+                        cmp(format!("lane {l}"), &a.value, l as u64, x as u64, 32);
+                    }
+                }
+            },
+        },
         Loc::Lds { offset, bytes } => {
             let o = offset as usize;
             let mut b = [0u8; 8];
@@ -229,6 +297,7 @@ fn check(state: &State, a: &Assign, buf: u64) -> Vec<String> {
         }
     }
     // Report each place once, with the first lane that differs.
+    bad.extend(outside);
     bad.truncate(1);
     bad
 }

@@ -48,6 +48,31 @@ pub enum Loc {
     Mem { offset: u64, bytes: u8 },
     /// LDS at `offset`, `bytes` wide.
     Lds { offset: u64, bytes: u8 },
+    /// GDS at `offset`, `bytes` wide.
+    Gds { offset: u64, bytes: u8 },
+    /// How many exports the wave made (outputs only).
+    ExportCount,
+    /// A field of the wave's export number `index` (outputs only).
+    Export { index: usize, field: ExportField },
+}
+
+/// What an `expN.…` place names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExportField {
+    /// The target number (`mrt0` = 0 … `param31` = 63).
+    Target,
+    /// The EN mask.
+    En,
+    /// COMPR (0/1).
+    Compr,
+    /// DONE (0/1).
+    Done,
+    /// VM (0/1).
+    Vm,
+    /// EXEC when it ran.
+    Exec,
+    /// Dword `k` (0–3) sent by `lane`, or by every lane of its EXEC.
+    Data { k: usize, lane: Option<u8> },
 }
 
 impl Loc {
@@ -58,7 +83,14 @@ impl Loc {
             Loc::Scc => 1,
             Loc::Mode => 32,
             Loc::ScratchBase | Loc::ScratchPerLane => 64,
-            Loc::Mem { bytes, .. } | Loc::Lds { bytes, .. } => 8 * *bytes as u32,
+            Loc::Mem { bytes, .. } | Loc::Lds { bytes, .. } | Loc::Gds { bytes, .. } => {
+                8 * *bytes as u32
+            }
+            Loc::ExportCount => 32,
+            Loc::Export { field, .. } => match field {
+                ExportField::Exec => 64,
+                _ => 32,
+            },
         }
     }
 }
@@ -348,7 +380,39 @@ fn parse_loc(s: &str) -> Result<Loc, String> {
     if let Some((i, c)) = sreg_named(s) {
         return Ok(Loc::Sreg { index: i, count: c });
     }
-    for (prefix, lds) in [("mem", false), ("lds", true)] {
+    if s == "exports" {
+        return Ok(Loc::ExportCount);
+    }
+    if let Some(rest) = s.strip_prefix("exp") {
+        if let Some((n, field)) = rest.split_once('.') {
+            let index: usize = n.parse().map_err(|_| bad())?;
+            let field = match field {
+                "target" => ExportField::Target,
+                "en" => ExportField::En,
+                "compr" => ExportField::Compr,
+                "done" => ExportField::Done,
+                "vm" => ExportField::Vm,
+                "exec" => ExportField::Exec,
+                _ => {
+                    let d = field.strip_prefix('d').ok_or_else(bad)?;
+                    let (k, lane) = match d.split_once('[') {
+                        Some((k, l)) => {
+                            let l = l.strip_suffix(']').ok_or_else(bad)?;
+                            (k, Some(l.parse::<u8>().map_err(|_| bad())?))
+                        }
+                        None => (d, None),
+                    };
+                    let k: usize = k.parse().map_err(|_| bad())?;
+                    if k > 3 || lane.is_some_and(|l| l >= 64) {
+                        return Err(bad());
+                    }
+                    ExportField::Data { k, lane }
+                }
+            };
+            return Ok(Loc::Export { index, field });
+        }
+    }
+    for (prefix, kind) in [("mem", 0), ("lds", 1), ("gds", 2)] {
         if let Some(rest) = s.strip_prefix(prefix) {
             let (w, off) = rest.split_once('[').ok_or_else(bad)?;
             let off = off.strip_suffix(']').ok_or_else(bad)?;
@@ -360,10 +424,10 @@ fn parse_loc(s: &str) -> Result<Loc, String> {
                 _ => return Err(bad()),
             };
             let offset = parse_expr(off)?.eval(0, 0);
-            return Ok(if lds {
-                Loc::Lds { offset, bytes }
-            } else {
-                Loc::Mem { offset, bytes }
+            return Ok(match kind {
+                0 => Loc::Mem { offset, bytes },
+                1 => Loc::Lds { offset, bytes },
+                _ => Loc::Gds { offset, bytes },
             });
         }
     }
