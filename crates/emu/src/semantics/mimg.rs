@@ -439,20 +439,6 @@ fn one(nfmt: u8) -> u32 {
     }
 }
 
-/// An unsigned float of `bits` (10 or 11) bits: 5 exponent bits, bias 15, no sign.
-fn ufloat(x: u32, bits: u32) -> f32 {
-    let mb = bits - 5;
-    let m = x & ((1 << mb) - 1);
-    let e = (x >> mb) & 31;
-    let frac = m as f32 / (1u32 << mb) as f32;
-    match e {
-        0 => frac * 2f32.powi(-14),
-        31 if m == 0 => f32::INFINITY,
-        31 => f32::NAN,
-        _ => (1.0 + frac) * 2f32.powi(e as i32 - 15),
-    }
-}
-
 fn srgb_to_linear(c: f64) -> f64 {
     if c <= 0.04045 {
         c / 12.92
@@ -472,11 +458,10 @@ fn linear_to_srgb(c: f64) -> f64 {
 /// Component `i` (raw `bits` wide) converted to its register value.
 fn unpack(nfmt: u8, bits: u32, x: u32, i: usize) -> Option<u32> {
     match (nfmt, bits) {
-        (7, 10 | 11) => Some(ufloat(x, bits).to_bits()),
         // sRGB converts the colour components; alpha (W) is plain unorm.
         (9, 8) if i < 3 => Some((srgb_to_linear(x as f64 / 255.0) as f32).to_bits()),
         (9, _) => vmem::unpack(0, bits, x),
-        (0..=5 | 7, _) => vmem::unpack(nfmt, bits, x),
+        (0..=7, _) => vmem::unpack(nfmt, bits, x),
         _ => None,
     }
 }

@@ -833,6 +833,23 @@ fn sext(x: u32, bits: u32) -> i32 {
     }
 }
 
+/// An unsigned float of `bits` (10 or 11) bits, the components of the 10_11_11 and 11_11_10
+/// float formats: 5 exponent bits with bias 15 above a 5- or 6-bit mantissa, no sign bit,
+/// denormals, infinity and NaN as in binary16 (Vega ISA "Buffer data formats"; the same
+/// packed-float layout as Direct3D's R11G11B10_FLOAT).
+pub(super) fn ufloat(x: u32, bits: u32) -> f32 {
+    let mb = bits - 5;
+    let m = x & ((1 << mb) - 1);
+    let e = (x >> mb) & 31;
+    let frac = m as f32 / (1u32 << mb) as f32;
+    match e {
+        0 => frac * 2f32.powi(-14),
+        31 if m == 0 => f32::INFINITY,
+        31 => f32::NAN,
+        _ => (1.0 + frac) * 2f32.powi(e as i32 - 15),
+    }
+}
+
 /// A component's raw bits converted to the 32-bit register value of the number format.
 pub(super) fn unpack(nfmt: u8, bits: u32, x: u32) -> Option<u32> {
     // Normalised values are divided in f64 and rounded once to f32.
@@ -840,6 +857,10 @@ pub(super) fn unpack(nfmt: u8, bits: u32, x: u32) -> Option<u32> {
     Some(match (nfmt, bits) {
         (0, 1..=31) => ((x as f64 / max(bits)) as f32).to_bits(),
         (1, 2..=31) => ((sext(x, bits) as f64 / max(bits - 1)).max(-1.0) as f32).to_bits(),
+        // SNORM_OGL maps the whole range MIN..MAX onto -1..1 (CLRX GcnMemHandling.md "data:
+        // MIN:MAX"): OpenGL's pre-4.2 rule (2c + 1) / (2^b - 1).
+        (6, 2..=31) => (((2.0 * sext(x, bits) as f64 + 1.0) / max(bits)) as f32).to_bits(),
+        (7, 10 | 11) => ufloat(x, bits).to_bits(),
         (2, _) => (x as f32).to_bits(),
         (3, _) => (sext(x, bits) as f32).to_bits(),
         (4, _) => x,
@@ -1690,11 +1711,60 @@ mod tests {
         assert_eq!(read32(&r.mem, a), 0xc000_3c00);
     }
 
+    /// SNORM_OGL (CLRX GcnMemHandling.md, "data: MIN:MAX"): (2c + 1) / (2^b - 1), so 8-bit
+    /// -128 -> -1.0, 127 -> 1.0, 0 -> 1/255, -1 -> -1/255.
+    #[test]
+    fn snorm_ogl_loads_map_min_and_max_to_minus_one_and_one() {
+        for (byte, want) in [
+            (0x80u32, -1.0f32),
+            (0x7f, 1.0),
+            (0x00, (1.0f64 / 255.0) as f32),
+            (0xff, (-1.0f64 / 255.0) as f32),
+        ] {
+            let r = run(
+                "gfx900",
+                "buffer_load_format_x v0, off, s[8:11], 0",
+                0,
+                |w, mem, _| {
+                    let a = buffer(mem, 1, |_| byte);
+                    vsharp(w, 8, a, 0, false, 4, word3(XYZW, 6, 1, 0, 0, false));
+                },
+            )
+            .unwrap();
+            assert_eq!(r.wave.v[0][0], want.to_bits(), "byte {byte:#x}");
+        }
+    }
+
+    /// 10_11_11 float (data format 6: X 11 bits at 10:0, Y 11 bits at 21:11, Z 10 bits at
+    /// 31:22, CLRX GcnMemHandling.md "two 11-bit and one 10-bit components from lowest bit";
+    /// Vega ISA buffer data formats): X = 0x3c0 is
+    /// exponent 15, mantissa 0 -> 1.0; Y = 0x3e0 is exponent 15, mantissa 32/64 -> 1.5; Z =
+    /// 0x3e0 (10 bits: exponent 31, mantissa 0) -> +inf.
+    #[test]
+    fn packed_float_components_load() {
+        let word = 0x3c0 | 0x3e0 << 11 | 0x3e0 << 22;
+        let r = run(
+            "gfx900",
+            "buffer_load_format_xyz v[0:2], off, s[8:11], 0",
+            0,
+            |w, mem, _| {
+                let a = buffer(mem, 1, |_| word);
+                vsharp(w, 8, a, 0, false, 4, word3(XYZW, 7, 6, 0, 0, false));
+            },
+        )
+        .unwrap();
+        assert_eq!(r.wave.v[0][0], 1.0f32.to_bits());
+        assert_eq!(r.wave.v[1][0], 1.5f32.to_bits());
+        assert_eq!(r.wave.v[2][0], f32::INFINITY.to_bits());
+    }
+
     #[test]
     fn unsupported_formats_and_tfe_are_reported() {
+        // Stores in a number format the manuals list for reads only (CLRX GcnMemHandling.md,
+        // the BufW column): USCALED, SSCALED, SNORM_OGL.
         let e = run(
             "gfx900",
-            "buffer_load_format_x v0, off, s[8:11], 0",
+            "buffer_store_format_x v0, off, s[8:11], 0",
             0,
             |w, mem, _| {
                 let a = buffer(mem, 1, |_| 0);
