@@ -230,11 +230,9 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         M::SGetregB32 => select_getreg(gen, op),
         M::SSetregB32 | M::SSetregImm32B32 => select_setreg(gen, op),
         // Control-stack branches and trap returns.
-        M::SCbranchGFork
-        | M::SCbranchIFork
-        | M::SCbranchJoin
-        | M::SRfeB64
-        | M::SRfeRestoreB64 => return super::control_stack::select(inst, op, ctx),
+        M::SCbranchGFork | M::SCbranchIFork | M::SCbranchJoin | M::SRfeB64 | M::SRfeRestoreB64 => {
+            return super::control_stack::select(inst, op, ctx)
+        }
         _ => return None,
     })
 }
