@@ -24,9 +24,9 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         | M::SIncperflevel
         | M::SDecperflevel
         | M::STtracedata
-        | M::SWakeup
-        | M::SSethalt
-        | M::SSetkill => nothing,
+        | M::SWakeup => nothing,
+        M::SSethalt => set_halt,
+        M::SSetkill => set_kill,
         M::SSetprio => set_priority,
         M::SEndpgm | M::SEndpgmSaved | M::SEndpgmOrderedPsDone => end_program,
         M::SBranch => branch,
@@ -43,7 +43,8 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
         | M::SCbranchCdbgsysAndUser => nothing,
         M::SBarrier => barrier,
         M::STrap => trap,
-        M::SSendmsg | M::SSendmsghalt => send_message,
+        M::SSendmsg => send_message,
+        M::SSendmsghalt => send_message_and_halt,
         M::SGetpcB64 => get_pc,
         M::SSetpcB64 => set_pc,
         M::SSwappcB64 => swap_pc,
@@ -54,6 +55,41 @@ pub fn select(inst: &Instruction, op: &mut Op, ctx: &BuildContext<'_>) -> Option
 
 fn nothing(_: &mut Wave, _: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
     Ok(Flow::Next)
+}
+
+/// The fault of a halted wave: only a debugger or the host resumes it, and neither is here,
+/// so the run stops instead of waiting forever.
+fn halted(op: &Op) -> Fault {
+    Fault::Unsupported(format!(
+        "{}: the wave halted (a halted wave waits for a debugger or the host to resume it)",
+        op.inst.mnemonic()
+    ))
+}
+
+/// `s_sethalt`: "set HALT bit to value of SIMM16[0]; 1 = halt, 0 = clear HALT bit" (Vega and
+/// CDNA ISA, SOPP). Outside a trap handler a set HALT stops the wave at once.
+fn set_halt(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    if op.imm & 1 != 0 {
+        Err(halted(op))
+    } else {
+        Ok(Flow::Next)
+    }
+}
+
+/// `s_setkill`: "kill this wave if the least significant bit of the immediate constant is 1"
+/// (CDNA ISA, SOPP): a killed wave ends, like `s_endpgm`; what it stored stays.
+fn set_kill(_: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
+    if op.imm & 1 != 0 {
+        Ok(Flow::End)
+    } else {
+        Ok(Flow::Next)
+    }
+}
+
+/// `s_sendmsghalt`: the message of `s_sendmsg`, then the wave halts.
+fn send_message_and_halt(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
+    send_message(w, op, env)?;
+    Err(halted(op))
 }
 
 fn set_priority(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
