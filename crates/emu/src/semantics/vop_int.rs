@@ -215,12 +215,15 @@ fn bfe(a: u32, b: u32, c: u32) -> u32 {
     }
 }
 ternary32!(bfe_u32, |a, b, c, m| bfe(a, b, c));
+// `D.i = signext_from_bit((S0.i >> S1[4:0]) & mask(S2[4:0]), S2[4:0])`: S0 is shifted as a
+// signed value, so a field reaching past bit 31 takes copies of S0's sign (as `s_bfe_i32` and
+// LLVM's folding of `llvm.amdgcn.sbfe`, an `ashr` when offset + width >= 32, do).
 ternary32!(bfe_i32, |a, b, c, m| {
     let width = c & 31;
     if width == 0 {
         0
     } else {
-        let v = bfe(a, b, c);
+        let v = ((a as i32) >> (b & 31)) as u32 & (((1u64 << width) - 1) as u32);
         ((v << (32 - width)) as i32 >> (32 - width)) as u32
     }
 });
@@ -719,6 +722,22 @@ mod tests {
         .unwrap();
         assert_eq!(r.wave.v[1][0], 0xd12);
         assert_eq!(r.wave.v[2][0], 0xffff_fd12);
+    }
+
+    #[test]
+    fn signed_bfe_past_bit_31_takes_copies_of_the_sign() {
+        // 0x80000001, offset 4, width 31: the field is bits 34..4; S0.i >> 4 = 0xf8000000, mask
+        // 31 bits = 0x78000000, bit 30 set -> 0xf8000000. Unsigned: 0x08000000. Offset 31,
+        // width 8: S0.i >> 31 = -1 -> 0xff, sign-extended from bit 7 -> 0xffffffff.
+        let r = run(
+            "gfx900",
+            "v_bfe_i32 v1, v0, 4, 31\nv_bfe_u32 v2, v0, 4, 31\nv_bfe_i32 v3, v0, 31, 8",
+            |w, _| w.v[0] = splat(0x8000_0001),
+        )
+        .unwrap();
+        assert_eq!(r.wave.v[1][0], 0xf800_0000);
+        assert_eq!(r.wave.v[2][0], 0x0800_0000);
+        assert_eq!(r.wave.v[3][0], 0xffff_ffff);
     }
 
     #[test]
