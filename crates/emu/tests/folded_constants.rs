@@ -55,6 +55,8 @@ const GFX9PLUS: [&str; 5] = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"];
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Ty {
+    U16,
+    I16,
     U32,
     I32,
     U64,
@@ -67,6 +69,8 @@ enum Ty {
 impl Ty {
     fn c(self) -> &'static str {
         match self {
+            Ty::U16 => "ushort",
+            Ty::I16 => "short",
             Ty::U32 => "uint",
             Ty::I32 => "int",
             Ty::U64 => "ulong",
@@ -78,7 +82,7 @@ impl Ty {
     }
     fn size(self) -> usize {
         match self {
-            Ty::F16 => 2,
+            Ty::F16 | Ty::U16 | Ty::I16 => 2,
             Ty::U32 | Ty::I32 | Ty::F32 => 4,
             _ => 8,
         }
@@ -86,6 +90,8 @@ impl Ty {
     /// A C literal with exactly these bits.
     fn lit(self, v: u64) -> String {
         match self {
+            Ty::U16 => format!("((ushort){:#x})", v as u16),
+            Ty::I16 => format!("((short)(ushort){:#x})", v as u16),
             Ty::U32 => format!("{:#x}u", v as u32),
             Ty::I32 => format!("((int){:#x}u)", v as u32),
             Ty::U64 => format!("{v:#x}ul"),
@@ -335,6 +341,9 @@ INL uint sub_sat_u32(uint a, uint b) { return a < b ? 0u : a - b; }
 INL uint abs_i32(int a) { return a < 0 ? 0u - (uint)a : (uint)a; }
 INL ulong abs_i64(long a) { return a < 0 ? 0ul - (ulong)a : (ulong)a; }
 INL uint pkrtz(float a, float b) { return __builtin_astype(__builtin_amdgcn_cvt_pkrtz(a, b), uint); }
+typedef half half2_ __attribute__((ext_vector_type(2)));
+INL half2_ h2(uint x) { return __builtin_astype(x, half2_); }
+INL uint u2(half2_ x) { return __builtin_astype(x, uint); }
 "#;
 
 fn ops() -> Vec<Op> {
@@ -1180,6 +1189,193 @@ fn ops() -> Vec<Op> {
     op("f16_to_f64", F64, &[F16], "(double)a", singles(&F16S));
     let _ = sext32;
 
+    // ---- 16-bit integers (16-bit instructions on gfx8+, promoted to 32 bits on gfx6/7)
+    let u16s = [
+        0u64, 1, 2, 15, 16, 17, 0x7f, 0xff, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff, 0x1234,
+    ];
+    let u16p = pairs(&u16s, &u16s);
+    op("add_u16", U16, &[U16, U16], "(ushort)(a + b)", u16p.clone());
+    op("sub_u16", U16, &[U16, U16], "(ushort)(a - b)", u16p.clone());
+    op("mul_u16", U16, &[U16, U16], "(ushort)(a * b)", u16p.clone());
+    op(
+        "shl_u16",
+        U16,
+        &[U16, U16],
+        "(ushort)(a << b)",
+        u16p.clone(),
+    );
+    op(
+        "lshr_u16",
+        U16,
+        &[U16, U16],
+        "(ushort)(a >> b)",
+        u16p.clone(),
+    );
+    op(
+        "ashr_i16",
+        I16,
+        &[I16, U16],
+        "(short)(a >> b)",
+        u16p.clone(),
+    );
+    op("min_i16", I16, &[I16, I16], "a < b ? a : b", u16p.clone());
+    op("max_u16", U16, &[U16, U16], "a > b ? a : b", u16p.clone());
+    op(
+        "udiv_u16",
+        U16,
+        &[U16, U16],
+        "(ushort)(a / b)",
+        u16p.iter().filter(|c| nonzero(c)).cloned().collect(),
+    );
+    op(
+        "srem_i16",
+        I16,
+        &[I16, I16],
+        "(short)(a % b)",
+        u16p.iter().filter(|c| nonzero(c)).cloned().collect(),
+    );
+    op("i16_to_f16", F16, &[I16], "(half)a", singles(&u16s));
+    op("u16_to_f32", F32, &[U16], "(float)a", singles(&u16s));
+    op(
+        "f16_to_u16",
+        U16,
+        &[F16],
+        "(ushort)a",
+        sing(&F16S, &in_range(F16, 0.0, 65536.0)),
+    );
+    op(
+        "f16_to_i16",
+        I16,
+        &[F16],
+        "(short)a",
+        sing(&F16S, &in_range(F16, -32768.0, 32768.0)),
+    );
+    op(
+        "f32_to_i16",
+        I16,
+        &[F32],
+        "(short)a",
+        sing(&f32c, &in_range(F32, -32768.0, 32768.0)),
+    );
+
+    // ---- 24-bit multiplies (v_mul_u32_u24, v_mul_hi_u32_u24, v_mul_i32_i24)
+    op(
+        "mul_u24",
+        U32,
+        &[U32, U32],
+        "(a & 0xffffffu) * (b & 0xffffffu)",
+        u32p.clone(),
+    );
+    op(
+        "mulhi_u24",
+        U32,
+        &[U32, U32],
+        "(uint)(((ulong)(a & 0xffffffu) * (ulong)(b & 0xffffffu)) >> 32)",
+        u32p.clone(),
+    );
+    op(
+        "mul_i24",
+        I32,
+        &[I32, I32],
+        "((a << 8) >> 8) * ((b << 8) >> 8)",
+        u32p.clone(),
+    );
+    op(
+        "mad_u64_u32",
+        U64,
+        &[U32, U32, U64],
+        "(ulong)a * (ulong)b + c",
+        triples(
+            &[0, 1, 0xffff_ffff, 0x8000_0001, 0x1234_5678],
+            &[0, 3, 0xffff_ffff, 0xdead_beef],
+            &[
+                0,
+                1,
+                0xffff_ffff,
+                0xffff_ffff_ffff_ffff,
+                0x8000_0000_0000_0000,
+            ],
+        ),
+    );
+
+    // ---- more f64 AMDGPU builtins
+    op(
+        "amdgcn_rcp_f64",
+        F64,
+        &[F64],
+        "__builtin_amdgcn_rcp(a)",
+        singles(&f64r),
+    );
+    op(
+        "amdgcn_ldexp_f64",
+        F64,
+        &[F64, I32],
+        "__builtin_amdgcn_ldexp(a, b)",
+        pairs(&F64S, &dexps),
+    );
+    op(
+        "amdgcn_trig_preop",
+        F64,
+        &[F64, U32],
+        "__builtin_amdgcn_trig_preop(a, b)",
+        pairs(&f64r, &[0, 1, 2, 3, 7, 15, 21, 22, 31, 32]),
+    );
+
+    // ---- packed f16 (v_pk_* on gfx9+; two f16 operations elsewhere)
+    let hl: Vec<u64> = [0usize, 1, 2, 5, 6, 11, 13, 14, 15, 17, 22]
+        .iter()
+        .map(|&i| F16S[i])
+        .collect();
+    let packed: Vec<u64> = hl
+        .iter()
+        .zip(hl.iter().rev())
+        .map(|(&lo, &hi)| lo | hi << 16)
+        .chain(hl.iter().map(|&x| x | x << 16))
+        .collect();
+    let pp = pairs(&packed, &packed);
+    op(
+        "pk_add_f16",
+        U32,
+        &[U32, U32],
+        "u2(h2(a) + h2(b))",
+        pp.clone(),
+    );
+    op(
+        "pk_mul_f16",
+        U32,
+        &[U32, U32],
+        "u2(h2(a) * h2(b))",
+        pp.clone(),
+    );
+    op(
+        "pk_sub_f16",
+        U32,
+        &[U32, U32],
+        "u2(h2(a) - h2(b))",
+        pp.clone(),
+    );
+    op(
+        "pk_fma_f16",
+        U32,
+        &[U32, U32, U32],
+        "u2(__builtin_elementwise_fma(h2(a), h2(b), h2(c)))",
+        triples(&packed[..8], &packed[..8], &packed[..8]),
+    );
+    op(
+        "pk_min_f16",
+        U32,
+        &[U32, U32],
+        "u2(__builtin_elementwise_min(h2(a), h2(b)))",
+        pp.clone(),
+    );
+    op(
+        "pk_max_f16",
+        U32,
+        &[U32, U32],
+        "u2(__builtin_elementwise_max(h2(a), h2(b)))",
+        pp.clone(),
+    );
+
     // ---- f16 AMDGPU builtins (16-bit instructions: gfx8+; fmed3h: gfx9+)
     let mut op16 = |name: &str,
                     ret: Ty,
@@ -1439,6 +1635,7 @@ fn parse_literal(val: &str, ty: Ty) -> Result<Option<u64>, String> {
         return Err(val.to_string());
     }
     let bits = match ty {
+        Ty::U16 | Ty::I16 => val.parse::<i64>().map(|x| x as u16 as u64).ok(),
         Ty::U32 | Ty::I32 => val.parse::<i64>().map(|x| x as u32 as u64).ok(),
         Ty::U64 | Ty::I64 => val
             .parse::<i64>()
@@ -1486,6 +1683,26 @@ fn f64_bits_to_f32_bits(d: u64) -> u64 {
 /// docs/emulator-precision.md §13: the reason, or None (a failure). Each rule is narrow: it
 /// names the operations, the operands or the result it covers.
 fn documented(op: &Op, mcpu: &str, args: &[u64], f: u64, e: u64) -> Option<&'static str> {
+    if let Some(lane_op) = op.name.strip_prefix("pk_") {
+        // Packed f16: each half on its own, by the f16 rules of the unpacked operation.
+        let lane = Op {
+            name: lane_op.to_string(),
+            ret: Ty::F16,
+            args: vec![Ty::F16; op.args.len()],
+            expr: String::new(),
+            cases: Vec::new(),
+            targets: &[],
+        };
+        let mut why = None;
+        for sh in [0, 16] {
+            let l = |v: u64| (v >> sh) & 0xffff;
+            let la: Vec<u64> = args.iter().map(|&a| l(a)).collect();
+            if l(f) != l(e) {
+                why = Some(documented(&lane, mcpu, &la, l(f), l(e))?);
+            }
+        }
+        return why;
+    }
     let t = op.ret;
     let (quiet, sign, default_nan) = match t {
         Ty::F16 => (0x200u64, 0x8000u64, 0x7e00u64),
@@ -1506,8 +1723,8 @@ fn documented(op: &Op, mcpu: &str, args: &[u64], f: u64, e: u64) -> Option<&'sta
         if f != e && f | quiet == e | quiet {
             return Some("§13.1 sNaN quieting: equal but for the quiet bit (LLVM's identity folds such as x*1, x+(-0), minnum(qNaN, sNaN) return an sNaN operand unquieted; LLVM's gfx6 frexp/trunc f64 expansions pass a NaN through a select unquieted while the folder quiets it)");
         }
-        if name.starts_with("fsub_f64") && f ^ e == sign {
-            return Some("§13.1 NaN sign: f64 a - b is v_add_f64 a, -b; the neg modifier flips the sign of a NaN b, LLVM's folder keeps it");
+        if (name == "fsub_f64" || name == "sub_f16") && f ^ e == sign {
+            return Some("§13.1 NaN sign: f64 a - b is v_add_f64 a, -b (packed f16: v_pk_add_f16 a, -b); the neg modifier flips the sign of a NaN b, LLVM's folder keeps it");
         }
         if name.starts_with("fma_")
             && f == default_nan
@@ -1527,6 +1744,13 @@ fn documented(op: &Op, mcpu: &str, args: &[u64], f: u64, e: u64) -> Option<&'sta
         let denormal = |v: u64| v & 0x7f80_0000 == 0 && v & 0x7f_ffff != 0;
         if denormal(args[0]) || denormal(f) {
             return Some("§13.3 amdgcn.rcp: LLVM folds a correctly rounded 1/x without the instruction's denormal flushing (§2)");
+        }
+    }
+    if name == "amdgcn_trig_preop" {
+        let e = (args[0] >> 52) & 0x7ff;
+        let shift = 53 * (args[1] & 31) + e.saturating_sub(1077);
+        if shift >= 1120 && f == 0 {
+            return Some("§13.3 amdgcn.trig.preop: LLVM's 2/pi table has 1184 bits, the hardware's 1201; LLVM folds to +0 once the 53 bits needed run past its table (§6.4)");
         }
     }
     if name == "amdgcn_sin_f32" && args[0] == 0x8000_0000 && f == 0 && e == 0x8000_0000 {
@@ -1611,7 +1835,7 @@ fn read_elems(dev: &Device, addr: u64, ty: Ty, n: usize) -> Vec<u64> {
 
 fn fmt_bits(t: Ty, v: u64) -> String {
     match t {
-        Ty::F16 => format!("{v:#06x}"),
+        Ty::F16 | Ty::U16 | Ty::I16 => format!("{v:#06x}"),
         Ty::U32 | Ty::I32 | Ty::F32 => format!("{v:#010x}"),
         _ => format!("{v:#018x}"),
     }
