@@ -1299,6 +1299,100 @@ fn ops() -> Vec<Op> {
         ),
     );
 
+    // ---- comparisons and classification (v_cmp_*, v_cmp_class_*, their NaN rules)
+    for (t, vals) in [
+        (F16, F16S.to_vec()),
+        (F32, F32S.to_vec()),
+        (F64, F64S.to_vec()),
+    ] {
+        let sfx = match t {
+            F16 => "f16",
+            F32 => "f32",
+            _ => "f64",
+        };
+        let pv = pairs(&vals, &vals);
+        for (n, e) in [
+            ("eq", "a == b"),
+            ("ne", "a != b"),
+            ("lt", "a < b"),
+            ("le", "a <= b"),
+            ("gt", "a > b"),
+            ("ge", "a >= b"),
+            ("unord", "__builtin_isunordered(a, b)"),
+            ("lg", "__builtin_islessgreater(a, b)"),
+        ] {
+            op(
+                &format!("cmp_{n}_{sfx}"),
+                I32,
+                &[t, t],
+                &format!("(int)({e})"),
+                pv.clone(),
+            );
+        }
+        for (n, e) in [
+            ("isnan", "__builtin_isnan(a)"),
+            ("isinf", "__builtin_isinf(a)"),
+            ("isfinite", "__builtin_isfinite(a)"),
+            ("isnormal", "__builtin_isnormal(a)"),
+            ("signbit", "__builtin_signbit(a)"),
+        ] {
+            op(
+                &format!("{n}_{sfx}"),
+                I32,
+                &[t],
+                &format!("(int)({e} != 0)"),
+                singles(&vals),
+            );
+        }
+    }
+    op("cmp_lt_i32", I32, &[I32, I32], "(int)(a < b)", u32p.clone());
+    op(
+        "cmp_ge_u32",
+        I32,
+        &[U32, U32],
+        "(int)(a >= b)",
+        u32p.clone(),
+    );
+    op("cmp_lt_i64", I32, &[I64, I64], "(int)(a < b)", u64p.clone());
+    op("cmp_gt_u64", I32, &[U64, U64], "(int)(a > b)", u64p.clone());
+    op(
+        "cmp_eq_u64",
+        I32,
+        &[U64, U64],
+        "(int)(a == b)",
+        u64p.clone(),
+    );
+    op(
+        "clrsb_i32",
+        I32,
+        &[I32],
+        "__builtin_clrsb(a)",
+        singles(&U32S),
+    );
+    op("ffs_i32", I32, &[I32], "__builtin_ffs(a)", singles(&U32S));
+    op(
+        "parity_u32",
+        I32,
+        &[U32],
+        "__builtin_parity(a)",
+        singles(&U32S),
+    );
+    op(
+        "clrsb_i64",
+        I32,
+        &[I64],
+        "__builtin_clrsbl(a)",
+        singles(&U64S),
+    );
+    op("u64_to_f16", F16, &[U64], "(half)a", singles(&ints64));
+    op(
+        "f16_to_i64",
+        I64,
+        &[F16],
+        "(long)a",
+        sing(&F16S, &in_range(F16, -p63, p63)),
+    );
+
     // ---- more f64 AMDGPU builtins
     op(
         "amdgcn_rcp_f64",
