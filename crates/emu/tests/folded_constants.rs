@@ -1840,7 +1840,11 @@ fn documented(op: &Op, mcpu: &str, args: &[u64], f: u64, e: u64) -> Option<&'sta
         if f == default_nan && e == default_nan | sign && !nan_operand {
             return Some("§13.1 default NaN: LLVM folds an invalid operation to +qNaN, the hardware's default NaN is -qNaN (§1.3)");
         }
-        if f != e && f | quiet == e | quiet {
+        // The folded value is the unquieted one (LLVM's identity folds), or, for the gfx6
+        // expansions that select a NaN input through unchanged, the emulated one.
+        let gfx6_pass_through =
+            mcpu == "gfx600" && matches!(name, "frexp_mant_f32" | "frexp_mant_f64" | "trunc_f64");
+        if f != e && f | quiet == e | quiet && (e & quiet != 0 || gfx6_pass_through) {
             return Some("§13.1 sNaN quieting: equal but for the quiet bit (LLVM's identity folds such as x*1, x+(-0), minnum(qNaN, sNaN) return an sNaN operand unquieted; LLVM's gfx6 frexp/trunc f64 expansions pass a NaN through a select unquieted while the folder quiets it)");
         }
         if (name == "fsub_f64" || name == "sub_f16") && f ^ e == sign {
