@@ -341,6 +341,13 @@ INL uint add_sat_u32(uint a, uint b) { uint r = a + b; return r < a ? 0xffffffff
 INL uint sub_sat_u32(uint a, uint b) { return a < b ? 0u : a - b; }
 INL uint abs_i32(int a) { return a < 0 ? 0u - (uint)a : (uint)a; }
 INL ulong abs_i64(long a) { return a < 0 ? 0ul - (ulong)a : (ulong)a; }
+INL int uaddo64(ulong a, ulong b) { ulong r; return __builtin_add_overflow(a, b, &r); }
+INL int saddo64(long a, long b) { long r; return __builtin_add_overflow(a, b, &r); }
+INL int ssubo64(long a, long b) { long r; return __builtin_sub_overflow(a, b, &r); }
+INL int umulo64(ulong a, ulong b) { ulong r; return __builtin_mul_overflow(a, b, &r); }
+INL int smulo64(long a, long b) { long r; return __builtin_mul_overflow(a, b, &r); }
+INL int umulo32(uint a, uint b) { uint r; return __builtin_mul_overflow(a, b, &r); }
+INL int smulo32(int a, int b) { int r; return __builtin_mul_overflow(a, b, &r); }
 INL uint pkrtz(float a, float b) { return __builtin_astype(__builtin_amdgcn_cvt_pkrtz(a, b), uint); }
 typedef half half2_ __attribute__((ext_vector_type(2)));
 INL half2_ h2(uint x) { return __builtin_astype(x, half2_); }
@@ -637,6 +644,27 @@ fn ops() -> Vec<Op> {
     op("min_i64", I64, &[I64, I64], "a < b ? a : b", u64p.clone());
     op("max_u64", U64, &[U64, U64], "a > b ? a : b", u64p.clone());
     op("abs_i64", U64, &[I64], "abs_i64(a)", singles(&U64S));
+    op(
+        "mulhi_u64",
+        U64,
+        &[U64, U64],
+        "(ulong)(((unsigned __int128)a * b) >> 64)",
+        u64p.clone(),
+    );
+    op(
+        "mulhi_i64",
+        I64,
+        &[I64, I64],
+        "(long)(((__int128)a * b) >> 64)",
+        u64p.clone(),
+    );
+    op("uaddo_u64", I32, &[U64, U64], "uaddo64(a, b)", u64p.clone());
+    op("saddo_i64", I32, &[I64, I64], "saddo64(a, b)", u64p.clone());
+    op("ssubo_i64", I32, &[I64, I64], "ssubo64(a, b)", u64p.clone());
+    op("umulo_u64", I32, &[U64, U64], "umulo64(a, b)", u64p.clone());
+    op("smulo_i64", I32, &[I64, I64], "smulo64(a, b)", u64p.clone());
+    op("umulo_u32", I32, &[U32, U32], "umulo32(a, b)", u32p.clone());
+    op("smulo_i32", I32, &[I32, I32], "smulo32(a, b)", u32p.clone());
 
     // ---- f32
     let f32p = pairs(&F32S, &F32S);
