@@ -1576,11 +1576,126 @@ fn ops() -> Vec<Op> {
         triples(&h3, &h3, &h3),
         &GFX9PLUS,
     );
+    add_random_cases(&mut v);
     // v_perm_b32 arrived with gfx8.
     for o in v.iter_mut().filter(|o| o.name == "perm") {
         o.targets = &GFX8PLUS;
     }
     v
+}
+
+/// Operations that also get [`RANDOM_CASES`] pseudo-random operand tuples (a fixed xorshift
+/// sequence, so every run compares the same cases): the multi-instruction expansions, where
+/// edge values alone reach few of the paths.
+const RANDOM_OPS: [&str; 46] = [
+    "udiv_u32",
+    "urem_u32",
+    "sdiv_i32",
+    "srem_i32",
+    "udiv_u64",
+    "urem_u64",
+    "sdiv_i64",
+    "srem_i64",
+    "mul_u64",
+    "mulhi_u64",
+    "mulhi_i64",
+    "fadd_f32",
+    "fsub_f32",
+    "fmul_f32",
+    "fdiv_f32",
+    "fma_f32",
+    "sqrt_f32",
+    "fadd_f64",
+    "fmul_f64",
+    "fdiv_f64",
+    "fma_f64",
+    "sqrt_f64",
+    "fadd_f16",
+    "fmul_f16",
+    "fdiv_f16",
+    "fma_f16",
+    "sqrt_f16",
+    "f64_to_f32",
+    "f32_to_f16",
+    "f64_to_f16",
+    "u64_to_f32",
+    "i64_to_f32",
+    "u64_to_f64",
+    "i64_to_f64",
+    "u32_to_f32",
+    "i32_to_f32",
+    "amdgcn_rcp_f64",
+    "amdgcn_fract_f32",
+    "amdgcn_fract_f64",
+    "amdgcn_trig_preop",
+    "pk_add_f16",
+    "pk_fma_f16",
+    "cvt_pkrtz",
+    "rint_f32",
+    "floor_f64",
+    "round_f64",
+];
+const RANDOM_CASES: usize = 128;
+
+fn add_random_cases(ops: &mut [Op]) {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for op in ops
+        .iter_mut()
+        .filter(|o| RANDOM_OPS.contains(&o.name.as_str()))
+    {
+        let mut added = 0;
+        while added < RANDOM_CASES {
+            let case: Vec<u64> = op
+                .args
+                .iter()
+                .map(|&t| {
+                    let r = next();
+                    let k = next();
+                    match t {
+                        // random magnitudes: shifted right by a random amount
+                        Ty::U32 | Ty::I32 => {
+                            ((r as u32) >> (k % 32)) as u64
+                                ^ if k & 64 != 0 { 0xffff_ffff } else { 0 }
+                        }
+                        Ty::U64 | Ty::I64 => {
+                            (r >> (k % 64)) ^ if k & 128 != 0 { u64::MAX } else { 0 }
+                        }
+                        Ty::U16 | Ty::I16 | Ty::F16 => r & 0xffff,
+                        // half of the floats with any bits, half with moderate exponents
+                        Ty::F32 if k & 1 == 0 => r & 0xffff_ffff,
+                        Ty::F32 => (r & 0x807f_ffff) | ((127 - 40 + (k >> 1) % 80) << 23),
+                        Ty::F64 if k & 1 == 0 => r,
+                        Ty::F64 => {
+                            (r & 0x800f_ffff_ffff_ffff) | ((1023 - 80 + (k >> 1) % 160) << 52)
+                        }
+                    }
+                })
+                .collect();
+            let int_div = op.name.contains("div_") || op.name.contains("rem_");
+            if int_div {
+                let bits = op.args[1].size() * 8;
+                let mask = if bits == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
+                let (a, b) = (case[0] & mask, case[1] & mask);
+                let min = 1u64 << (bits - 1);
+                let signed = matches!(op.args[1], Ty::I32 | Ty::I64);
+                if b == 0 || (signed && a == min && b == mask) {
+                    continue;
+                }
+            }
+            op.cases.push(case);
+            added += 1;
+        }
+    }
 }
 
 // ---- building ----------------------------------------------------------------------------
