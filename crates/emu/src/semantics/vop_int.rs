@@ -736,6 +736,22 @@ mod tests {
     }
 
     #[test]
+    fn signed_bfe_past_bit_31_takes_copies_of_the_sign() {
+        // 0x80000001, offset 4, width 31: the field is bits 34..4; S0.i >> 4 = 0xf8000000, mask
+        // 31 bits = 0x78000000, bit 30 set -> 0xf8000000. Unsigned: 0x08000000. Offset 31,
+        // width 8: S0.i >> 31 = -1 -> 0xff, sign-extended from bit 7 -> 0xffffffff.
+        let r = run(
+            "gfx900",
+            "v_bfe_i32 v1, v0, 4, 31\nv_bfe_u32 v2, v0, 4, 31\nv_bfe_i32 v3, v0, 31, 8",
+            |w, _| w.v[0] = splat(0x8000_0001),
+        )
+        .unwrap();
+        assert_eq!(r.wave.v[1][0], 0xf800_0000);
+        assert_eq!(r.wave.v[2][0], 0x0800_0000);
+        assert_eq!(r.wave.v[3][0], 0xffff_ffff);
+    }
+
+    #[test]
     fn mul_hi_and_24_bit_multiplies_sign_extend() {
         // -2 (24-bit 0xfffffe) * 3 = -6.
         let r = run(
