@@ -31,6 +31,7 @@ use gcnkit_isa::{Instruction, Mnemonic as M};
 
 use crate::exec::{Env, ExecFn, Fault, Flow};
 use crate::program::{BuildContext, Op};
+use crate::semantics::sopp::jump_to_address;
 use crate::semantics::valu::{scalar32, scalar64};
 use crate::wave::Wave;
 
@@ -55,16 +56,6 @@ fn csp(w: &Wave) -> u32 {
 #[inline]
 fn set_csp(w: &mut Wave, csp: u32) {
     w.mode.bits = (w.mode.bits & !(7 << CSP_SHIFT)) | (csp & 7) << CSP_SHIFT;
-}
-
-fn jump_to_address(w: &mut Wave, env: &Env<'_>, addr: u64) -> Result<Flow, Fault> {
-    match env.program.op_at(addr) {
-        Some(i) => {
-            w.pc = i;
-            Ok(Flow::Next)
-        }
-        None => Err(Fault::BadJump(addr)),
-    }
 }
 
 /// Where the fork goes for the passing lanes.

@@ -346,29 +346,7 @@ impl Samp {
 
 /// IMG_DATA_FORMAT names, for fault messages.
 fn dfmt_name(d: u8) -> String {
-    const N: [&str; 20] = [
-        "invalid",
-        "8",
-        "16",
-        "8_8",
-        "32",
-        "16_16",
-        "10_11_11",
-        "11_11_10",
-        "10_10_10_2",
-        "2_10_10_10",
-        "8_8_8_8",
-        "32_32",
-        "16_16_16_16",
-        "32_32_32",
-        "32_32_32_32",
-        "reserved",
-        "5_6_5",
-        "1_5_5_5",
-        "5_5_5_1",
-        "4_4_4_4",
-    ];
-    match N.get(d as usize) {
+    match vmem::DFMT_NAMES.get(d as usize) {
         Some(n) => format!("{n} ({d:#x})"),
         None => format!("{d:#x}"),
     }
@@ -376,25 +354,7 @@ fn dfmt_name(d: u8) -> String {
 
 /// IMG_NUM_FORMAT names.
 fn nfmt_name(n: u8) -> &'static str {
-    const N: [&str; 16] = [
-        "unorm",
-        "snorm",
-        "uscaled",
-        "sscaled",
-        "uint",
-        "sint",
-        "snorm_ogl",
-        "float",
-        "reserved",
-        "srgb",
-        "ubnorm",
-        "ubnorm_ogl",
-        "ubint",
-        "ubscaled",
-        "reserved",
-        "reserved",
-    ];
-    N[n as usize & 15]
+    vmem::NFMT_NAMES[n as usize & 15]
 }
 
 fn unsupported(op: &Op, t: &Tex, what: &str) -> Fault {

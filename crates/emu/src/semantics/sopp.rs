@@ -175,7 +175,8 @@ fn get_pc(w: &mut Wave, op: &Op, _: &mut Env<'_>) -> Result<Flow, Fault> {
     Ok(Flow::Next)
 }
 
-fn jump_to_address(w: &mut Wave, env: &Env<'_>, addr: u64) -> Result<Flow, Fault> {
+/// Sets the program counter to the operation at byte address `addr` (indirect jumps).
+pub(super) fn jump_to_address(w: &mut Wave, env: &Env<'_>, addr: u64) -> Result<Flow, Fault> {
     match env.program.op_at(addr) {
         Some(i) => {
             w.pc = i;

@@ -781,7 +781,9 @@ pub(super) fn data_format(dfmt: u8) -> Option<DataFormat> {
     }
 }
 
-const DFMT_NAMES: [&str; 16] = [
+/// The data formats' names, for fault messages: 0-15 are the buffer formats, 16-19 the
+/// image-only packed formats (IMG_DATA_FORMAT).
+pub(super) const DFMT_NAMES: [&str; 20] = [
     "invalid",
     "8",
     "16",
@@ -798,8 +800,13 @@ const DFMT_NAMES: [&str; 16] = [
     "32_32_32",
     "32_32_32_32",
     "reserved",
+    "5_6_5",
+    "1_5_5_5",
+    "5_5_5_1",
+    "4_4_4_4",
 ];
-const NFMT_NAMES: [&str; 8] = [
+/// The number formats' names: 0-7 for buffers, 8-15 the image-only ones (IMG_NUM_FORMAT).
+pub(super) const NFMT_NAMES: [&str; 16] = [
     "unorm",
     "snorm",
     "uscaled",
@@ -808,6 +815,14 @@ const NFMT_NAMES: [&str; 8] = [
     "sint",
     "snorm_ogl",
     "float",
+    "reserved",
+    "srgb",
+    "ubnorm",
+    "ubnorm_ogl",
+    "ubint",
+    "ubscaled",
+    "reserved",
+    "reserved",
 ];
 
 fn unsupported_format(op: &Op, dfmt: u8, nfmt: u8, what: &str) -> Fault {
