@@ -16,15 +16,16 @@
 //! manuals: "SQ translates to V_MAD_F32"): product and sum each rounded to f32, denormals
 //! flushed like every mad. The f16 forms read 16-bit parameters (the high halves with `high`)
 //! converted exactly to f32, compute the same mad in f32; `p2_f16` rounds the sum to f16
-//! (nearest even, denormals kept or flushed by MODE's f16 field) and writes the low half
-//! (high half zeroed), or on gfx9 with op_sel[3] the high half (low kept). Rounding modes other
-//! than nearest-even fault (not emulated).
+//! (with MODE's f16 rounding and denormal fields) and writes the low half
+//! (high half zeroed), or on gfx9 with op_sel[3] the high half (low kept). The rounding and
+//! denormal modes are MODE's, through the VALU's own V_MAD_F32 and V_CVT_F16_F32.
 
 use gcnkit_isa::{Encoding, Field, Instruction, Mnemonic as M};
 
 use crate::exec::{Env, ExecFn, Fault, Flow};
 use crate::program::{BuildContext, Op, Src};
 use crate::semantics::valu::{raw32, src32, write16, write32};
+use crate::semantics::vop_float::{f32_to_f16, mad_f32};
 use crate::wave::{sreg, Lanes, Wave, LANES};
 
 /// Bits of `op.imm`: attr [5:0], chan [7:6], high [8] (the VOP3 src0 layout); `op.imm2` is
@@ -104,31 +105,11 @@ fn params(w: &Wave, env: &Env<'_>, op: &Op, param: Param) -> Lanes {
     out
 }
 
-fn check_round(w: &Wave, op: &Op) -> Result<(), Fault> {
-    if w.mode.round_f32() != 0 {
-        return Err(Fault::Unsupported(format!(
-            "{} with MODE.FP_ROUND = {} (only round to nearest even is emulated for \
-             interpolation)",
-            op.inst.mnemonic(),
-            w.mode.round_f32()
-        )));
-    }
-    Ok(())
-}
-
+/// V_MAD_F32 under the wave's MODE: `a * b + c`, product and sum each rounded to f32 with
+/// MODE's rounding mode, denormals flushed.
 #[inline]
-fn flush32(x: f32) -> f32 {
-    if x.is_subnormal() {
-        0.0f32.copysign(x)
-    } else {
-        x
-    }
-}
-
-/// V_MAD_F32: `a * b + c`, each step rounded to f32, denormals flushed.
-#[inline]
-fn mad(a: f32, b: f32, c: f32) -> f32 {
-    flush32(flush32(flush32(a) * flush32(b)) + flush32(c))
+fn mad(w: &Wave, a: f32, b: f32, c: f32) -> f32 {
+    f32::from_bits(mad_f32(w.mode, a.to_bits(), b.to_bits(), c.to_bits()))
 }
 
 #[inline]
@@ -142,12 +123,12 @@ fn high(op: &Op) -> bool {
 }
 
 fn p1_f32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    check_round(w, op)?;
     let i = src32(w, op, env, 1);
     let p0 = params(w, env, op, Param::P0);
     let p10 = params(w, env, op, Param::P10);
     let r: Lanes = std::array::from_fn(|l| {
         mad(
+            w,
             f32::from_bits(p10[l]),
             f32::from_bits(i[l]),
             f32::from_bits(p0[l]),
@@ -159,12 +140,12 @@ fn p1_f32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
 }
 
 fn p2_f32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    check_round(w, op)?;
     let j = src32(w, op, env, 1);
     let d = w.v[op.vdst as usize];
     let p20 = params(w, env, op, Param::P20);
     let r: Lanes = std::array::from_fn(|l| {
         mad(
+            w,
             f32::from_bits(p20[l]),
             f32::from_bits(j[l]),
             f32::from_bits(d[l]),
@@ -192,13 +173,12 @@ fn mov_f32(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
 }
 
 fn p1ll_f16(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    check_round(w, op)?;
     let hi = high(op);
     let i = src32(w, op, env, 1);
     let p0 = params(w, env, op, Param::P0);
     let p10 = params(w, env, op, Param::P10);
     let r: Lanes = std::array::from_fn(|l| {
-        mad(half(p10[l], hi), f32::from_bits(i[l]), half(p0[l], hi)).to_bits()
+        mad(w, half(p10[l], hi), f32::from_bits(i[l]), half(p0[l], hi)).to_bits()
     });
     write32(w, op, &r);
     Ok(Flow::Next)
@@ -223,32 +203,29 @@ fn src2_half(w: &Wave, op: &Op, env: &Env<'_>) -> [f32; LANES] {
 }
 
 fn p1lv_f16(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    check_round(w, op)?;
     let hi = high(op);
     let i = src32(w, op, env, 1);
     let p0 = src2_half(w, op, env);
     let p10 = params(w, env, op, Param::P10);
     let r: Lanes =
-        std::array::from_fn(|l| mad(half(p10[l], hi), f32::from_bits(i[l]), p0[l]).to_bits());
+        std::array::from_fn(|l| mad(w, half(p10[l], hi), f32::from_bits(i[l]), p0[l]).to_bits());
     write32(w, op, &r);
     Ok(Flow::Next)
 }
 
 fn p2_f16(w: &mut Wave, op: &Op, env: &mut Env<'_>) -> Result<Flow, Fault> {
-    check_round(w, op)?;
     let hi = high(op);
     let j = src32(w, op, env, 1);
     let d = src32(w, op, env, 2);
     let p20 = params(w, env, op, Param::P20);
-    let keep_denormals = w.mode.f64_denorm_out();
     let r: [u16; LANES] = std::array::from_fn(|l| {
-        let s = mad(half(p20[l], hi), f32::from_bits(j[l]), f32::from_bits(d[l]));
-        let h = half::f16::from_f32(s);
-        if !keep_denormals && h.to_bits() & 0x7c00 == 0 {
-            h.to_bits() & 0x8000
-        } else {
-            h.to_bits()
-        }
+        let s = mad(
+            w,
+            half(p20[l], hi),
+            f32::from_bits(j[l]),
+            f32::from_bits(d[l]),
+        );
+        f32_to_f16(w.mode, s.to_bits())
     });
     write16(w, op, &r);
     Ok(Flow::Next)
@@ -260,7 +237,6 @@ mod tests {
     //! V_INTERP_* descriptions of the GCN3/Vega manuals): parameters are small binary
     //! fractions, so every product and sum is exact.
 
-    use crate::testing::run;
     use crate::wave::sreg;
 
     const M0: usize = sreg::M0 as usize;
@@ -401,7 +377,7 @@ mod tests {
     }
 
     #[test]
-    fn reads_past_the_lds_give_zero_and_bad_rounding_faults() {
+    fn reads_past_the_lds_give_zero() {
         let w = run_with_lds(
             "gfx900",
             "v_interp_mov_f32 v1, p0, attr32.w",
@@ -412,11 +388,28 @@ mod tests {
             },
         );
         assert_eq!(w.v[1][0], 0);
-        let e = run("gfx900", "v_interp_p1_f32 v2, v0, attr0.x", |w, _| {
-            w.mode.bits |= 1
-        })
-        .err()
-        .unwrap();
-        assert!(format!("{e}").contains("FP_ROUND"), "{e}");
+    }
+
+    /// The mad follows MODE.FP_ROUND (bits 1:0 for f32: 0 nearest even, 1 toward +inf, 2
+    /// toward -inf, 3 toward zero; Vega ISA "MODE"): P0 = 1.0 (dword 0), P10 = 1.0 (dword 1),
+    /// I = 2^-24, so P10 * I + P0 = 1 + 2^-24, halfway between 1.0 and 1 + 2^-23.
+    #[test]
+    fn interpolation_rounds_as_mode_says() {
+        let mut lds = [0u8; 64];
+        lds[0..4].copy_from_slice(&1.0f32.to_bits().to_le_bytes());
+        lds[4..8].copy_from_slice(&1.0f32.to_bits().to_le_bytes());
+        for (round, want) in [
+            (0u32, 0x3f80_0000u32),
+            (1, 0x3f80_0001),
+            (2, 0x3f80_0000),
+            (3, 0x3f80_0000),
+        ] {
+            let w = run_with_lds("gfx900", "v_interp_p1_f32 v2, v0, attr0.x", &lds, |w| {
+                w.s[M0] = 0;
+                w.v[0] = [0x3380_0000; 64];
+                w.mode.bits = (w.mode.bits & !3) | round;
+            });
+            assert_eq!(w.v[2][0], want, "FP_ROUND {round}");
+        }
     }
 }

@@ -385,6 +385,25 @@ fn fmad(f: Fmt, a: u64, b: u64, c: u64, x: Fp) -> u64 {
     fadd(f, p, c, x)
 }
 
+/// V_MAD_F32 on register bits under `mode`: unfused, every denormal flushed, MODE's f32
+/// rounding. The interpolation instructions are executed as this (the manuals: "SQ
+/// translates to V_MAD_F32").
+pub(super) fn mad_f32(mode: Mode, a: u32, b: u32, c: u32) -> u32 {
+    fmad(F32, a as u64, b as u64, c as u64, Fp::new(mode, F32)) as u32
+}
+
+/// An f32 rounded to f16 as V_CVT_F16_F32 does under `mode` (f16 rounding mode, f16 output
+/// denormals kept or flushed, NaN quieted).
+pub(super) fn f32_to_f16(mode: Mode, x: u32) -> u16 {
+    let xs = Fp::new(mode, F32);
+    let xd = Fp::new(mode, F16);
+    let v = F32.to_f64(xs.inp(F32, x as u64));
+    if v.is_nan() {
+        return F16.nan_from_f64(v) as u16;
+    }
+    xd.outp(F16, soft::from_f64(F16, v, xd.rm)) as u16
+}
+
 /// The legacy multiply: +0 when either factor is ±0 (even against ∞ or NaN), else an
 /// ordinary product.
 #[inline(always)]
