@@ -81,6 +81,45 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Builds OpenCL `source` (with tests/kernels on the include path) for `mcpu` with clang-19
+/// and links it with ld.lld-19: `dir/<stem>.co`.
+fn build_kernels(dir: &Path, stem: &str, source: &str, mcpu: &str) -> PathBuf {
+    let src = dir.join(format!("{stem}.cl"));
+    std::fs::write(&src, source).unwrap();
+    let (obj, co) = (
+        dir.join(format!("{stem}.o")),
+        dir.join(format!("{stem}.co")),
+    );
+    let out = Command::new(CLANG)
+        .args(["-target", "amdgcn-amd-amdhsa", &format!("-mcpu={mcpu}")])
+        .args(["-nogpulib", "-O2", "-x", "cl", "-cl-std=CL2.0"])
+        .arg(format!("-I{}", repo().join("tests/kernels").display()))
+        .arg("-c")
+        .arg(&src)
+        .arg("-o")
+        .arg(&obj)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "clang: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new(LLD)
+        .arg("-shared")
+        .arg(&obj)
+        .arg("-o")
+        .arg(&co)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ld.lld: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    co
+}
+
 /// The test kernels built for gfx90a, once per test binary; `None` (after saying why) when
 /// LLVM 19 is not installed.
 fn code_object() -> Option<&'static Path> {
@@ -89,46 +128,7 @@ fn code_object() -> Option<&'static Path> {
         if !Path::new(CLANG).exists() || !Path::new(LLD).exists() {
             return None;
         }
-        let dir = scratch("kernels");
-        let src = dir.join("run_cli.cl");
-        std::fs::write(&src, KERNELS).unwrap();
-        let obj = dir.join("run_cli.o");
-        let co = dir.join("run_cli.co");
-        let out = Command::new(CLANG)
-            .args([
-                "-target",
-                "amdgcn-amd-amdhsa",
-                "-mcpu=gfx90a",
-                "-nogpulib",
-                "-O2",
-                "-x",
-                "cl",
-                "-cl-std=CL2.0",
-            ])
-            .arg(format!("-I{}", repo().join("tests/kernels").display()))
-            .arg("-c")
-            .arg(&src)
-            .arg("-o")
-            .arg(&obj)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "clang: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let out = Command::new(LLD)
-            .arg("-shared")
-            .arg(&obj)
-            .arg("-o")
-            .arg(&co)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "ld.lld: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let co = build_kernels(&scratch("kernels"), "run_cli", KERNELS, "gfx90a");
         Some(co)
     })
     .as_deref()
@@ -592,9 +592,9 @@ fn json_reports_the_exports_a_kernel_made() {
         return;
     }
     let dir = scratch("exports");
-    let src = dir.join("exports.cl");
-    std::fs::write(
-        &src,
+    let co = build_kernels(
+        &dir,
+        "exports",
         r#"#include "gcn.h"
 kernel void exports(global int *out) {
   int i = get_global_id(0);
@@ -603,34 +603,8 @@ kernel void exports(global int *out) {
   out[i] = i;
 }
 "#,
-    )
-    .unwrap();
-    let (obj, co) = (dir.join("exports.o"), dir.join("exports.co"));
-    let out = Command::new(CLANG)
-        .args([
-            "-target",
-            "amdgcn-amd-amdhsa",
-            "-mcpu=gfx908",
-            "-nogpulib",
-            "-O2",
-        ])
-        .args(["-x", "cl", "-cl-std=CL2.0"])
-        .arg(format!("-I{}", repo().join("tests/kernels").display()))
-        .arg("-c")
-        .arg(&src)
-        .arg("-o")
-        .arg(&obj)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "clang: {}", stderr(&out));
-    let out = Command::new(LLD)
-        .arg("-shared")
-        .arg(&obj)
-        .arg("-o")
-        .arg(&co)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "ld.lld: {}", stderr(&out));
+        "gfx908",
+    );
     let desc = write_desc(
         &dir,
         "d.json",

@@ -6,7 +6,10 @@
 //! never from the emulator.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
+
+use common::{build_opencl, words};
 
 use gcnkit_emu::{ArgValue, Device, Grid, LaunchOptions};
 
@@ -64,52 +67,8 @@ fn llvm() -> Option<PathBuf> {
 
 /// Builds SOURCE for `mcpu` and code-object version `cov` into a loadable code object.
 fn build(bin: &Path, mcpu: &str, cov: u32) -> Vec<u8> {
-    let dir = std::env::temp_dir().join(format!(
-        "gcnkit-dispatch-{}-{mcpu}-v{cov}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join("k.cl");
-    std::fs::write(&src, SOURCE).unwrap();
-    let obj = dir.join("k.o");
-    let co = dir.join("k.co");
-    let ok = Command::new(bin.join("clang"))
-        .args([
-            "-target",
-            "amdgcn-amd-amdhsa",
-            &format!("-mcpu={mcpu}"),
-            "-nogpulib",
-            "-O2",
-            "-x",
-            "cl",
-            "-cl-std=CL2.0",
-        ])
-        .arg(format!("-mcode-object-version={cov}"))
-        .arg("-c")
-        .arg(&src)
-        .arg("-o")
-        .arg(&obj)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "clang failed for {mcpu} v{cov}");
-    let ok = Command::new(bin.join("ld.lld"))
-        .arg("-shared")
-        .arg(&obj)
-        .arg("-o")
-        .arg(&co)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "ld.lld failed");
-    let bytes = std::fs::read(&co).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    bytes
-}
-
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    let version = format!("-mcode-object-version={cov}");
+    build_opencl(bin, SOURCE, mcpu, &[&version], &format!("dispatch-v{cov}"))
 }
 
 /// Runs `ids` over `grid` and checks every work-item's record.

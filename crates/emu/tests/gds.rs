@@ -6,8 +6,10 @@
 //! (docs/emulator.md, "GDS"), never from the emulator.
 
 use std::path::PathBuf;
-use std::process::Command;
 
+mod common;
+
+use common::{build_opencl, words};
 use gcnkit_emu::{ArgValue, Device, EmuError, Grid, LaunchOptions};
 
 const SOURCE: &str = r#"
@@ -52,44 +54,7 @@ fn build_once() -> Option<Vec<u8>> {
         eprintln!("skipped: needs LLVM 19 (clang and ld.lld under /usr/lib/llvm-19/bin)");
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("gcnkit-gds-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (src, obj, co) = (dir.join("k.cl"), dir.join("k.o"), dir.join("k.co"));
-    std::fs::write(&src, SOURCE).unwrap();
-    let ok = Command::new(bin.join("clang"))
-        .args([
-            "-target",
-            "amdgcn-amd-amdhsa",
-            "-mcpu=gfx900",
-            "-nogpulib",
-            "-O2",
-            "-w",
-        ])
-        .args(["-x", "cl", "-cl-std=CL2.0", "-c"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&obj)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "clang failed");
-    let ok = Command::new(bin.join("ld.lld"))
-        .arg("-shared")
-        .arg(&obj)
-        .arg("-o")
-        .arg(&co)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "ld.lld failed");
-    let bytes = std::fs::read(&co).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    Some(bytes)
-}
-
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    Some(build_opencl(&bin, SOURCE, "gfx900", &["-w"], "gds"))
 }
 
 fn ptr(a: u64) -> ArgValue {

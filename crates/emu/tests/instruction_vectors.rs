@@ -101,8 +101,7 @@ fn write(state: &mut State, a: &Assign, buf: u64) -> Result<(), String> {
             }
         }
         Loc::Mem { offset, bytes } => {
-            let v = dwords(&a.value, 0, buf, 2);
-            let all = v[0] as u64 | (v[1] as u64) << 32;
+            let all = value64(&a.value, buf);
             if offset + bytes as u64 > BUF_BYTES {
                 return Err(format!("{}: outside the {BUF_BYTES}-byte buffer", a.text));
             }
@@ -115,27 +114,40 @@ fn write(state: &mut State, a: &Assign, buf: u64) -> Result<(), String> {
             return Err(format!("{}: exports are outputs only", a.text));
         }
         Loc::Gds { offset, bytes } => {
-            let v = dwords(&a.value, 0, buf, 2);
-            let all = v[0] as u64 | (v[1] as u64) << 32;
-            let o = offset as usize;
-            let mut gds = state.gds.memory();
-            let dst = gds
-                .get_mut(o..o + bytes as usize)
+            let x = value64(&a.value, buf);
+            share_store(&mut state.gds.memory(), offset, bytes, x)
                 .ok_or_else(|| format!("{}: outside the GDS", a.text))?;
-            dst.copy_from_slice(&all.to_le_bytes()[..bytes as usize]);
         }
         Loc::Lds { offset, bytes } => {
-            let v = dwords(&a.value, 0, buf, 2);
-            let all = v[0] as u64 | (v[1] as u64) << 32;
-            let o = offset as usize;
-            let dst = state
-                .lds
-                .get_mut(o..o + bytes as usize)
+            let x = value64(&a.value, buf);
+            share_store(&mut state.lds, offset, bytes, x)
                 .ok_or_else(|| format!("{}: outside the LDS", a.text))?;
-            dst.copy_from_slice(&all.to_le_bytes()[..bytes as usize]);
         }
     }
     Ok(())
+}
+
+/// A scalar value (lane 0) as up to 64 bits.
+fn value64(value: &Value, buf: u64) -> u64 {
+    let v = dwords(value, 0, buf, 2);
+    v[0] as u64 | (v[1] as u64) << 32
+}
+
+/// Writes the low `bytes` bytes of `x` into an LDS or GDS image at `offset`; `None` if outside.
+fn share_store(share: &mut [u8], offset: u64, bytes: u8, x: u64) -> Option<()> {
+    let o = usize::try_from(offset).ok()?;
+    let dst = share.get_mut(o..o.checked_add(bytes as usize)?)?;
+    dst.copy_from_slice(&x.to_le_bytes()[..bytes as usize]);
+    Some(())
+}
+
+/// Reads `bytes` bytes of an LDS or GDS image at `offset`, little-endian; `None` if outside.
+fn share_load(share: &[u8], offset: u64, bytes: u8) -> Option<u64> {
+    let o = usize::try_from(offset).ok()?;
+    let src = share.get(o..o.checked_add(bytes as usize)?)?;
+    let mut b = [0u8; 8];
+    b[..bytes as usize].copy_from_slice(src);
+    Some(u64::from_le_bytes(b))
 }
 
 /// Compares one element (`bits` wide) with the expected value; `None` if it agrees.
@@ -224,24 +236,10 @@ fn check(state: &State, a: &Assign, buf: u64) -> Vec<String> {
                 Err(e) => bad.push(format!("{}: {e}", a.text)),
             }
         }
-        Loc::Gds { offset, bytes } => {
-            let o = offset as usize;
-            let mut b = [0u8; 8];
-            let gds = state.gds.memory();
-            match gds.get(o..o + bytes as usize) {
-                Some(s) => {
-                    b[..bytes as usize].copy_from_slice(s);
-                    cmp(
-                        String::new(),
-                        &a.value,
-                        0,
-                        u64::from_le_bytes(b),
-                        bytes as u32 * 8,
-                    );
-                }
-                None => bad.push(format!("{}: outside the GDS", a.text)),
-            }
-        }
+        Loc::Gds { offset, bytes } => match share_load(&state.gds.memory(), offset, bytes) {
+            Some(x) => cmp(String::new(), &a.value, 0, x, bytes as u32 * 8),
+            None => bad.push(format!("{}: outside the GDS", a.text)),
+        },
         Loc::ExportCount => {
             let n = state.wave.exports.len() as u64;
             cmp(String::new(), &a.value, 0, n, 32);
@@ -278,23 +276,10 @@ fn check(state: &State, a: &Assign, buf: u64) -> Vec<String> {
                 }
             },
         },
-        Loc::Lds { offset, bytes } => {
-            let o = offset as usize;
-            let mut b = [0u8; 8];
-            match state.lds.get(o..o + bytes as usize) {
-                Some(s) => {
-                    b[..bytes as usize].copy_from_slice(s);
-                    cmp(
-                        String::new(),
-                        &a.value,
-                        0,
-                        u64::from_le_bytes(b),
-                        bytes as u32 * 8,
-                    );
-                }
-                None => bad.push(format!("{}: outside the LDS", a.text)),
-            }
-        }
+        Loc::Lds { offset, bytes } => match share_load(&state.lds, offset, bytes) {
+            Some(x) => cmp(String::new(), &a.value, 0, x, bytes as u32 * 8),
+            None => bad.push(format!("{}: outside the LDS", a.text)),
+        },
     }
     // Report each place once, with the first lane that differs.
     bad.extend(outside);

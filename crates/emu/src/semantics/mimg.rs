@@ -744,8 +744,8 @@ fn load<const MIP: bool, const PCK: bool, const SGN: bool>(
                         }
                         let (shift, bits) = fmt.comps[i];
                         let x = vmem::component(&raw, (shift, bits));
-                        if SGN && bits < 32 {
-                            ((x << (32 - bits)) as i32 >> (32 - bits)) as u32
+                        if SGN {
+                            vmem::sext(x, bits) as u32
                         } else {
                             x
                         }

@@ -839,8 +839,9 @@ fn float_nfmt(nfmt: u8) -> bool {
     !matches!(nfmt, 4 | 5)
 }
 
+/// The low `bits` of `x` sign-extended.
 #[inline(always)]
-fn sext(x: u32, bits: u32) -> i32 {
+pub(super) fn sext(x: u32, bits: u32) -> i32 {
     if bits >= 32 {
         x as i32
     } else {

@@ -1,5 +1,5 @@
-//! What the tests that compare the emulator with pocl share: the repository root and the
-//! cached pocl reference runs (`target/emu-ref/<stem>/<name>/`).
+//! What the emulator's integration tests share: the repository root, the cached pocl reference
+//! runs (`target/emu-ref/<stem>/<name>/`), and building OpenCL source with clang-19.
 #![allow(dead_code)] // each test binary uses the parts it needs
 
 use std::path::{Path, PathBuf};
@@ -69,4 +69,44 @@ pub fn pocl_reference(stem: &str, name: &str, json: &Path) -> Result<PathBuf, St
     }
     std::fs::write(dir.join("stamp"), stamp).map_err(|e| e.to_string())?;
     Ok(dir)
+}
+
+/// Builds OpenCL C `source` with clang-19 for `mcpu` (-O2, -nogpulib, CL2.0, then `extra`
+/// flags) and links it with ld.lld-19 into a loadable code object. `tag` names the scratch
+/// directory. Panics if a tool fails (a test bug or a broken install).
+pub fn build_opencl(bin: &Path, source: &str, mcpu: &str, extra: &[&str], tag: &str) -> Vec<u8> {
+    let dir = std::env::temp_dir().join(format!("gcnkit-{tag}-{}-{mcpu}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (src, obj, co) = (dir.join("k.cl"), dir.join("k.o"), dir.join("k.co"));
+    std::fs::write(&src, source).unwrap();
+    let ok = Command::new(bin.join("clang"))
+        .args(["-target", "amdgcn-amd-amdhsa", &format!("-mcpu={mcpu}")])
+        .args(["-nogpulib", "-O2", "-x", "cl", "-cl-std=CL2.0"])
+        .args(extra)
+        .arg("-c")
+        .arg(&src)
+        .arg("-o")
+        .arg(&obj)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "clang failed for {mcpu} {extra:?}");
+    let ok = Command::new(bin.join("ld.lld"))
+        .arg("-shared")
+        .arg(&obj)
+        .arg("-o")
+        .arg(&co)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "ld.lld failed");
+    let bytes = std::fs::read(&co).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    bytes
+}
+
+/// Little-endian dwords of `bytes`.
+pub fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
